@@ -1,0 +1,406 @@
+/* Bodies: creation, destruction, mass from shapes, and the public getters and setters.
+ *
+ * Every public function follows the same order: resolve the id, refuse during a step, check each
+ * value, and only then change anything, so a refused call leaves the world exactly as it was. */
+#include "core.h"
+
+#include "ds.h"
+#include "world.h"
+
+#include <math.h>
+#include <string.h>
+
+carom_body* carom_get_body_checked(carom_body_id id, carom_world** world_out, const char* what) {
+    carom_world* world = carom_get_world_from_parts(id.world0, id.world_generation);
+    carom_body* body = NULL;
+    if (world != NULL && id.index1 > 0 && id.index1 <= (int32_t)arrlen(world->bodies)) {
+        carom_body* candidate = &world->bodies[id.index1 - 1];
+        if (candidate->id == id.index1 - 1 && candidate->generation == id.generation) {
+            body = candidate;
+        }
+    }
+    if (body == NULL) {
+        carom_fail(CAROM_ERROR_INVALID_ID,
+                   "%s: body id %d is null, destroyed, or from a destroyed world", what,
+                   (int)id.index1 - 1);
+        world = NULL;
+    }
+    if (world_out != NULL) {
+        *world_out = world;
+    }
+    return body;
+}
+
+carom_body_id carom_make_body_id(const carom_world* world, const carom_body* body) {
+    carom_body_id id = {body->id + 1, body->generation, world->index, world->generation};
+    return id;
+}
+
+static carom_status check_body_def(const carom_body_def* def) {
+    if (def == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "body def is NULL");
+    }
+    if (def->internal_cookie != CAROM_DEF_COOKIE) {
+        return carom_fail(CAROM_ERROR_INVALID_DEF,
+                          "body def was not made by carom_default_body_def(): start from it and "
+                          "change the fields you need");
+    }
+    if (def->type != CAROM_BODY_STATIC && def->type != CAROM_BODY_KINEMATIC &&
+        def->type != CAROM_BODY_DYNAMIC) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "body type is %d: use CAROM_BODY_STATIC, _KINEMATIC or _DYNAMIC",
+                          (int)def->type);
+    }
+    carom_status status = carom_check_finite_vec2(def->position.x, def->position.y,
+                                                  "body position");
+    if (status == CAROM_OK) {
+        status = carom_check_finite(def->angle, "body angle");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(def->linear_velocity.x, def->linear_velocity.y,
+                                         "body linear_velocity");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_finite(def->angular_velocity, "body angular_velocity");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->linear_damping, "body linear_damping");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->angular_damping, "body angular_damping");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_finite(def->gravity_scale, "body gravity_scale");
+    }
+    if (status == CAROM_OK && def->type == CAROM_BODY_STATIC &&
+        (def->linear_velocity.x != 0.0 || def->linear_velocity.y != 0.0 ||
+         def->angular_velocity != 0.0)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "a static body cannot have a velocity: make it kinematic to move it");
+    }
+    return status;
+}
+
+carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* def) {
+    carom_world* world = carom_get_world_checked(world_id);
+    if (world == NULL || carom_check_unlocked(world, "create a body") != CAROM_OK ||
+        check_body_def(def) != CAROM_OK) {
+        return carom_null_body_id;
+    }
+    int id = carom_id_pool_alloc(&world->body_pool);
+    if (id == (int)arrlen(world->bodies)) {
+        carom_body blank;
+        memset(&blank, 0, sizeof(blank));
+        arrput(world->bodies, blank);
+    }
+    carom_body* body = &world->bodies[id];
+    uint32_t generation = body->generation;
+    memset(body, 0, sizeof(*body));
+    body->id = id;
+    body->generation = generation;
+    body->type = def->type;
+    body->user_data = def->user_data;
+    body->transform.p = def->position;
+    body->transform.q = carom_make_rot(def->angle);
+    body->center = def->position;
+    body->linear_velocity = def->linear_velocity;
+    body->angular_velocity = def->angular_velocity;
+    body->linear_damping = def->linear_damping;
+    body->angular_damping = def->angular_damping;
+    body->gravity_scale = def->gravity_scale;
+    body->bullet = def->bullet != 0;
+    body->first_shape = -1;
+    body->contact_head = -1;
+    body->solver_index = -1;
+    carom_body_update_mass(world, body);
+    return carom_make_body_id(world, body);
+}
+
+void carom_body_update_mass(carom_world* world, carom_body* body) {
+    bool was_massless = body->massless;
+    body->mass = 0.0;
+    body->inv_mass = 0.0;
+    body->inertia = 0.0;
+    body->inv_inertia = 0.0;
+    body->local_center = carom_v2(0.0, 0.0);
+    body->massless = false;
+    if (body->type == CAROM_BODY_DYNAMIC) {
+        double mass = 0.0;
+        double inertia_about_origin = 0.0;
+        carom_vec2 weighted_center = {0.0, 0.0};
+        for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+            carom_mass_data data = carom_shape_compute_mass(&world->shapes[s]);
+            mass += data.mass;
+            weighted_center = carom_mul_add(weighted_center, data.mass, data.center);
+            inertia_about_origin += data.rotational_inertia +
+                                    data.mass * carom_dot(data.center, data.center);
+        }
+        if (mass > 0.0) {
+            body->mass = mass;
+            body->inv_mass = 1.0 / mass;
+            body->local_center = carom_scale(1.0 / mass, weighted_center);
+            body->inertia = inertia_about_origin -
+                            mass * carom_dot(body->local_center, body->local_center);
+            body->inv_inertia = body->inertia > 0.0 ? 1.0 / body->inertia : 0.0;
+        } else {
+            body->massless = true;
+        }
+    }
+    world->massless_dynamic_count += (int)body->massless - (int)was_massless;
+    /* Moving the center of mass keeps the velocity of the material points unchanged. */
+    carom_vec2 old_center = body->center;
+    body->center = carom_transform_point(body->transform, body->local_center);
+    body->linear_velocity = carom_add(
+        body->linear_velocity,
+        carom_cross_sv(body->angular_velocity, carom_sub(body->center, old_center)));
+}
+
+void carom_body_update_shape_bounds(carom_world* world, carom_body* body) {
+    double margin = body->type == CAROM_BODY_STATIC ? 0.0 : CAROM_AABB_MARGIN;
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        carom_shape* shape = &world->shapes[s];
+        shape->aabb = carom_shape_compute_aabb(shape, body->transform);
+        carom_aabb fat = world->broad_phase.proxies[s].fat_aabb;
+        if (!carom_aabb_contains(fat, shape->aabb)) {
+            carom_vec2 r = {margin, margin};
+            carom_aabb enlarged = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
+            carom_broad_phase_move_proxy(&world->broad_phase, s, enlarged);
+        }
+    }
+}
+
+void carom_destroy_body_internal(carom_world* world, carom_body* body) {
+    while (body->contact_head >= 0) {
+        carom_destroy_contact(world, body->contact_head >> 1);
+    }
+    int s = body->first_shape;
+    while (s >= 0) {
+        int next = world->shapes[s].next_shape;
+        carom_destroy_shape_internal(world, &world->shapes[s], false);
+        s = next;
+    }
+    if (body->massless) {
+        world->massless_dynamic_count -= 1;
+    }
+    carom_id_pool_free(&world->body_pool, body->id);
+    body->id = -1;
+    body->generation += 1;
+}
+
+carom_status carom_destroy_body(carom_body_id id) {
+    carom_world* world = NULL;
+    carom_body* body = carom_get_body_checked(id, &world, "destroy body");
+    if (body == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "destroy a body");
+    if (status == CAROM_OK) {
+        carom_destroy_body_internal(world, body);
+    }
+    return status;
+}
+
+int carom_body_is_valid(carom_body_id id) {
+    carom_world* world = carom_get_world_from_parts(id.world0, id.world_generation);
+    if (world == NULL || id.index1 <= 0 || id.index1 > (int32_t)arrlen(world->bodies)) {
+        return 0;
+    }
+    const carom_body* body = &world->bodies[id.index1 - 1];
+    return body->id == id.index1 - 1 && body->generation == id.generation;
+}
+
+/* Getters: a stale id records the error and answers with a zero value. */
+#define BODY_GETTER(return_type, name, zero, expression)                                           \
+    return_type name(carom_body_id id) {                                                           \
+        carom_body* body = carom_get_body_checked(id, NULL, #name);                                \
+        if (body == NULL) {                                                                        \
+            return zero;                                                                           \
+        }                                                                                          \
+        return expression;                                                                         \
+    }
+
+static const carom_vec2 zero_vec2 = {0.0, 0.0};
+static const carom_rot identity_rot = {1.0, 0.0};
+static const carom_transform identity_transform = {{0.0, 0.0}, {1.0, 0.0}};
+
+BODY_GETTER(carom_body_type, carom_body_get_type, CAROM_BODY_STATIC, body->type)
+BODY_GETTER(carom_vec2, carom_body_get_position, zero_vec2, body->transform.p)
+BODY_GETTER(carom_rot, carom_body_get_rotation, identity_rot, body->transform.q)
+BODY_GETTER(double, carom_body_get_angle, 0.0, carom_rot_get_angle(body->transform.q))
+BODY_GETTER(carom_transform, carom_body_get_transform, identity_transform, body->transform)
+BODY_GETTER(carom_vec2, carom_body_get_world_center, zero_vec2, body->center)
+BODY_GETTER(carom_vec2, carom_body_get_local_center, zero_vec2, body->local_center)
+BODY_GETTER(carom_vec2, carom_body_get_linear_velocity, zero_vec2, body->linear_velocity)
+BODY_GETTER(double, carom_body_get_angular_velocity, 0.0, body->angular_velocity)
+BODY_GETTER(double, carom_body_get_mass, 0.0, body->mass)
+BODY_GETTER(double, carom_body_get_rotational_inertia, 0.0, body->inertia)
+BODY_GETTER(void*, carom_body_get_user_data, NULL, body->user_data)
+BODY_GETTER(double, carom_body_get_kinetic_energy, 0.0,
+            0.5 * body->mass * carom_length_squared(body->linear_velocity) +
+                0.5 * body->inertia * body->angular_velocity * body->angular_velocity)
+
+carom_world_id carom_body_get_world(carom_body_id id) {
+    carom_world* world = NULL;
+    if (carom_get_body_checked(id, &world, "carom_body_get_world") == NULL) {
+        return carom_null_world_id;
+    }
+    carom_world_id world_id = {(uint16_t)(world->index + 1), world->generation};
+    return world_id;
+}
+
+/* Resolve a body for a setter: the id, then the step lock. NULL when refused. */
+static carom_body* body_for_change(carom_body_id id, carom_world** world, const char* action) {
+    carom_body* body = carom_get_body_checked(id, world, action);
+    if (body != NULL && carom_check_unlocked(*world, action) != CAROM_OK) {
+        body = NULL;
+    }
+    return body;
+}
+
+static carom_status refusal_status(void) { return carom_last_status(); }
+
+carom_status carom_body_set_transform(carom_body_id id, carom_vec2 position, double angle) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "set a body's transform");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite_vec2(position.x, position.y, "body position");
+    if (status == CAROM_OK) {
+        status = carom_check_finite(angle, "body angle");
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    body->transform.p = position;
+    body->transform.q = carom_make_rot(angle);
+    body->center = carom_transform_point(body->transform, body->local_center);
+    carom_body_update_shape_bounds(world, body);
+    return CAROM_OK;
+}
+
+static carom_status check_movable(const carom_body* body) {
+    if (body->type == CAROM_BODY_STATIC) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "body %d is static and cannot have a velocity: make it kinematic or "
+                          "dynamic",
+                          body->id);
+    }
+    return CAROM_OK;
+}
+
+carom_status carom_body_set_linear_velocity(carom_body_id id, carom_vec2 velocity) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "set a body's linear velocity");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite_vec2(velocity.x, velocity.y, "linear velocity");
+    if (status == CAROM_OK) {
+        status = check_movable(body);
+    }
+    if (status == CAROM_OK) {
+        body->linear_velocity = velocity;
+    }
+    return status;
+}
+
+carom_status carom_body_set_angular_velocity(carom_body_id id, double velocity) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "set a body's angular velocity");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite(velocity, "angular velocity");
+    if (status == CAROM_OK) {
+        status = check_movable(body);
+    }
+    if (status == CAROM_OK) {
+        body->angular_velocity = velocity;
+    }
+    return status;
+}
+
+carom_status carom_body_set_user_data(carom_body_id id, void* user_data) {
+    carom_body* body = carom_get_body_checked(id, NULL, "set a body's user data");
+    if (body == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    body->user_data = user_data;
+    return CAROM_OK;
+}
+
+carom_status carom_body_apply_force(carom_body_id id, carom_vec2 force, carom_vec2 point) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "apply a force");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite_vec2(force.x, force.y, "force");
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(point.x, point.y, "force point");
+    }
+    if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        body->force = carom_add(body->force, force);
+        body->torque += carom_cross(carom_sub(point, body->center), force);
+    }
+    return status;
+}
+
+carom_status carom_body_apply_force_to_center(carom_body_id id, carom_vec2 force) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "apply a force");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite_vec2(force.x, force.y, "force");
+    if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        body->force = carom_add(body->force, force);
+    }
+    return status;
+}
+
+carom_status carom_body_apply_torque(carom_body_id id, double torque) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "apply a torque");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite(torque, "torque");
+    if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        body->torque += torque;
+    }
+    return status;
+}
+
+carom_status carom_body_apply_linear_impulse(carom_body_id id, carom_vec2 impulse,
+                                             carom_vec2 point) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "apply an impulse");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite_vec2(impulse.x, impulse.y, "impulse");
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(point.x, point.y, "impulse point");
+    }
+    if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        body->linear_velocity = carom_mul_add(body->linear_velocity, body->inv_mass, impulse);
+        body->angular_velocity +=
+            body->inv_inertia * carom_cross(carom_sub(point, body->center), impulse);
+    }
+    return status;
+}
+
+carom_status carom_body_apply_angular_impulse(carom_body_id id, double impulse) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "apply an angular impulse");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite(impulse, "angular impulse");
+    if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        body->angular_velocity += body->inv_inertia * impulse;
+    }
+    return status;
+}

@@ -1,0 +1,54 @@
+/* Bodies: lifecycle, mass from shapes, and the public getters and setters.
+ *
+ * A body lives in the world's `bodies` array at its id; a free slot has id -1. Its pose is kept
+ * twice on purpose: `transform` (the origin, what users place) and `center` (the center of mass,
+ * what the solver moves); finalising a step derives the first from the second. */
+#ifndef CAROM_BODY_H
+#define CAROM_BODY_H
+
+#include "carom/carom.h"
+
+#include <stdbool.h>
+
+typedef struct carom_world carom_world;
+
+typedef struct carom_body {
+    int id;              /* own index, or -1 when the slot is free */
+    uint32_t generation; /* bumped when the slot is freed */
+    carom_body_type type;
+    void* user_data;
+
+    carom_transform transform; /* origin pose, world frame */
+    carom_vec2 center;         /* center of mass, world frame */
+    carom_vec2 local_center;   /* center of mass, body frame */
+    carom_vec2 linear_velocity;
+    double angular_velocity;
+    carom_vec2 force; /* accumulated for the next step, world frame (N) */
+    double torque;    /* N·m */
+
+    double mass, inv_mass;       /* kg; inv 0 for static, kinematic and massless */
+    double inertia, inv_inertia; /* about the center of mass */
+    double linear_damping, angular_damping, gravity_scale;
+    bool bullet;
+    bool massless; /* dynamic with zero mass: the world refuses to step */
+
+    int first_shape; /* head of the body's shape list, -1 if none */
+    int shape_count;
+    int contact_head; /* head of the contact list as a contact key (contact << 1 | edge), -1 */
+    int contact_count;
+
+    int solver_index; /* index into the solver's body states during a step, -1 if static */
+} carom_body;
+
+/* Resolve a public id to the body, or NULL (recording CAROM_ERROR_INVALID_ID with `what` in the
+ * message). *world_out receives the world. */
+carom_body* carom_get_body_checked(carom_body_id id, carom_world** world_out, const char* what);
+carom_body_id carom_make_body_id(const carom_world* world, const carom_body* body);
+/* Recompute mass, center of mass and inertia from the shapes; keeps the center's velocity. */
+void carom_body_update_mass(carom_world* world, carom_body* body);
+/* Recompute the shapes' bounding boxes after the body moved; moves broad-phase proxies whose
+ * box left their fattened box. */
+void carom_body_update_shape_bounds(carom_world* world, carom_body* body);
+void carom_destroy_body_internal(carom_world* world, carom_body* body);
+
+#endif

@@ -1,0 +1,287 @@
+/* The broad phase: a uniform grid over an unbounded world.
+ *
+ * Each shape has a proxy holding its fattened bounding box (the tight box plus
+ * CAROM_AABB_MARGIN, so small motions do not touch the grid). A proxy is listed in every grid
+ * cell its fat box covers. Cells live in an stb_ds hash map keyed by their integer coordinates,
+ * so the world has no bounds and empty space costs nothing. A proxy covering more than
+ * CAROM_LARGE_PROXY_CELLS cells (ground, long track walls) goes on a short list of its own
+ * instead, checked against every moving proxy, rather than filling thousands of cells.
+ *
+ * Each step, only proxies that moved out of their fat box (or are new) are re-placed and
+ * queried. A query collects candidate pair keys; the keys are sorted and de-duplicated, and the
+ * pairs not yet known become contacts in ascending key order. Sorting is what makes the result
+ * independent of hash-bucket order and of which cell found a pair first.
+ *
+ * Rejected alternative: a dynamic AABB tree (Box2D) adapts to any size mix but costs a tree walk
+ * per query and rebalancing; for the many similar-sized bodies of our scenes a grid answers in
+ * a few hash lookups. The cell size is the user's, or chosen once, at the first step, as twice
+ * the mean fat-box extent of the moving shapes present. */
+#include "core.h"
+
+#include "ds.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cell coordinates are clamped to this range so that far-flung bodies cannot overflow int. */
+#define GRID_COORDINATE_LIMIT 1073741824.0
+
+void carom_broad_phase_init(carom_broad_phase* bp, double cell_size) {
+    memset(bp, 0, sizeof(*bp));
+    bp->cell_size = cell_size;
+    bp->inv_cell_size = cell_size > 0.0 ? 1.0 / cell_size : 0.0;
+}
+
+void carom_broad_phase_destroy(carom_broad_phase* bp) {
+    for (int i = 0; i < (int)arrlen(bp->cells); ++i) {
+        arrfree(bp->cells[i].proxies);
+    }
+    arrfree(bp->cells);
+    hmfree(bp->cell_map);
+    arrfree(bp->proxies);
+    arrfree(bp->large_proxies);
+    arrfree(bp->moved);
+    arrfree(bp->candidate_pairs);
+}
+
+uint64_t carom_pair_key(int shape_a, int shape_b) {
+    uint32_t low = (uint32_t)(shape_a < shape_b ? shape_a : shape_b);
+    uint32_t high = (uint32_t)(shape_a < shape_b ? shape_b : shape_a);
+    return ((uint64_t)low << 32) | high;
+}
+
+bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b) {
+    if (a->body == b->body) {
+        return false;
+    }
+    if (a->body_type != CAROM_BODY_DYNAMIC && b->body_type != CAROM_BODY_DYNAMIC) {
+        return false;
+    }
+    return carom_filters_collide(a->filter, b->filter);
+}
+
+static void mark_moved(carom_broad_phase* bp, int shape) {
+    carom_proxy* proxy = &bp->proxies[shape];
+    if (!proxy->moved) {
+        proxy->moved = true;
+        arrput(bp->moved, shape);
+    }
+}
+
+void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
+                                    int body, carom_body_type body_type, carom_filter filter) {
+    while ((int)arrlen(bp->proxies) <= shape) {
+        carom_proxy blank;
+        memset(&blank, 0, sizeof(blank));
+        arrput(bp->proxies, blank);
+    }
+    carom_proxy* proxy = &bp->proxies[shape];
+    memset(proxy, 0, sizeof(*proxy));
+    proxy->fat_aabb = fat_aabb;
+    proxy->filter = filter;
+    proxy->body = body;
+    proxy->body_type = body_type;
+    proxy->large_slot = -1;
+    proxy->alive = true;
+    mark_moved(bp, shape);
+}
+
+static int grid_coordinate(const carom_broad_phase* bp, double x) {
+    double cell = floor(x * bp->inv_cell_size);
+    if (cell < -GRID_COORDINATE_LIMIT) {
+        cell = -GRID_COORDINATE_LIMIT;
+    } else if (cell > GRID_COORDINATE_LIMIT) {
+        cell = GRID_COORDINATE_LIMIT;
+    }
+    return (int)cell;
+}
+
+static uint64_t cell_key(int x, int y) { return ((uint64_t)(uint32_t)x << 32) | (uint32_t)y; }
+
+static carom_grid_cell* find_cell(carom_broad_phase* bp, int x, int y) {
+    ptrdiff_t slot = hmgeti(bp->cell_map, cell_key(x, y));
+    return slot >= 0 ? &bp->cells[bp->cell_map[slot].value] : NULL;
+}
+
+static carom_grid_cell* find_or_add_cell(carom_broad_phase* bp, int x, int y) {
+    carom_grid_cell* cell = find_cell(bp, x, y);
+    if (cell == NULL) {
+        carom_grid_cell blank = {NULL};
+        arrput(bp->cells, blank);
+        hmput(bp->cell_map, cell_key(x, y), (int)arrlen(bp->cells) - 1);
+        cell = &arrlast(bp->cells);
+    }
+    return cell;
+}
+
+static void unplace(carom_broad_phase* bp, int shape) {
+    carom_proxy* proxy = &bp->proxies[shape];
+    if (!proxy->placed) {
+        return;
+    }
+    if (proxy->large_slot >= 0) {
+        int last = arrlast(bp->large_proxies);
+        bp->large_proxies[proxy->large_slot] = last;
+        bp->proxies[last].large_slot = proxy->large_slot;
+        arrpop(bp->large_proxies);
+        proxy->large_slot = -1;
+    } else {
+        for (int y = proxy->y0; y <= proxy->y1; ++y) {
+            for (int x = proxy->x0; x <= proxy->x1; ++x) {
+                carom_grid_cell* cell = find_cell(bp, x, y);
+                CAROM_ASSERT(cell != NULL);
+                for (int i = 0; i < (int)arrlen(cell->proxies); ++i) {
+                    if (cell->proxies[i] == shape) {
+                        cell->proxies[i] = arrlast(cell->proxies);
+                        arrpop(cell->proxies);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    proxy->placed = false;
+}
+
+static void place(carom_broad_phase* bp, int shape) {
+    carom_proxy* proxy = &bp->proxies[shape];
+    proxy->x0 = grid_coordinate(bp, proxy->fat_aabb.lower.x);
+    proxy->y0 = grid_coordinate(bp, proxy->fat_aabb.lower.y);
+    proxy->x1 = grid_coordinate(bp, proxy->fat_aabb.upper.x);
+    proxy->y1 = grid_coordinate(bp, proxy->fat_aabb.upper.y);
+    double cells = ((double)proxy->x1 - proxy->x0 + 1.0) * ((double)proxy->y1 - proxy->y0 + 1.0);
+    if (cells > CAROM_LARGE_PROXY_CELLS) {
+        proxy->large_slot = (int)arrlen(bp->large_proxies);
+        arrput(bp->large_proxies, shape);
+    } else {
+        for (int y = proxy->y0; y <= proxy->y1; ++y) {
+            for (int x = proxy->x0; x <= proxy->x1; ++x) {
+                arrput(find_or_add_cell(bp, x, y)->proxies, shape);
+            }
+        }
+    }
+    proxy->placed = true;
+}
+
+void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape) {
+    unplace(bp, shape);
+    bp->proxies[shape].alive = false;
+    /* A stale entry may remain in `moved`; the pair update skips dead proxies. */
+}
+
+void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb) {
+    bp->proxies[shape].fat_aabb = fat_aabb;
+    mark_moved(bp, shape);
+}
+
+/* Twice the mean fat-box extent of the moving proxies; 1 m if there are none. */
+static double choose_cell_size(const carom_broad_phase* bp) {
+    double total = 0.0;
+    int count = 0;
+    for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+        const carom_proxy* proxy = &bp->proxies[i];
+        if (proxy->alive && proxy->body_type != CAROM_BODY_STATIC) {
+            carom_vec2 size = carom_sub(proxy->fat_aabb.upper, proxy->fat_aabb.lower);
+            total += size.x > size.y ? size.x : size.y;
+            count += 1;
+        }
+    }
+    return count > 0 ? 2.0 * total / count : 1.0;
+}
+
+static void add_candidate(carom_world* world, int shape, int other) {
+    carom_broad_phase* bp = &world->broad_phase;
+    const carom_proxy* a = &bp->proxies[shape];
+    const carom_proxy* b = &bp->proxies[other];
+    if (!carom_aabb_overlaps(a->fat_aabb, b->fat_aabb) || !carom_proxies_may_pair(a, b)) {
+        return;
+    }
+    uint64_t key = carom_pair_key(shape, other);
+    if (hmgeti(world->pair_map, key) < 0) {
+        arrput(bp->candidate_pairs, key);
+    }
+}
+
+static void query_proxy(carom_world* world, int shape) {
+    carom_broad_phase* bp = &world->broad_phase;
+    const carom_proxy* proxy = &bp->proxies[shape];
+    if (proxy->large_slot >= 0) {
+        /* A large proxy that moved is rare (a moving platform): test everything. */
+        for (int other = 0; other < (int)arrlen(bp->proxies); ++other) {
+            if (other != shape && bp->proxies[other].alive) {
+                add_candidate(world, shape, other);
+            }
+        }
+        return;
+    }
+    for (int y = proxy->y0; y <= proxy->y1; ++y) {
+        for (int x = proxy->x0; x <= proxy->x1; ++x) {
+            carom_grid_cell* cell = find_cell(bp, x, y);
+            if (cell == NULL) {
+                continue;
+            }
+            for (int i = 0; i < (int)arrlen(cell->proxies); ++i) {
+                int other = cell->proxies[i];
+                /* Two moved proxies sharing a cell: the higher id does the test. */
+                if (other == shape || (bp->proxies[other].moved && other < shape)) {
+                    continue;
+                }
+                add_candidate(world, shape, other);
+            }
+        }
+    }
+    for (int i = 0; i < (int)arrlen(bp->large_proxies); ++i) {
+        int other = bp->large_proxies[i];
+        if (!bp->proxies[other].moved || other > shape) {
+            add_candidate(world, shape, other);
+        }
+    }
+}
+
+static int compare_keys(const void* a, const void* b) {
+    uint64_t x = *(const uint64_t*)a;
+    uint64_t y = *(const uint64_t*)b;
+    return (x > y) - (x < y);
+}
+
+void carom_broad_phase_update_pairs(carom_world* world) {
+    carom_broad_phase* bp = &world->broad_phase;
+    if (arrlen(bp->moved) == 0) {
+        return;
+    }
+    if (bp->cell_size == 0.0) {
+        bp->cell_size = choose_cell_size(bp);
+        bp->inv_cell_size = 1.0 / bp->cell_size;
+    }
+    /* Re-place every moved proxy first, so queries see the grid as it is now. */
+    for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
+        int shape = bp->moved[i];
+        if (bp->proxies[shape].alive) {
+            unplace(bp, shape);
+            place(bp, shape);
+        }
+    }
+    arrsetlen(bp->candidate_pairs, 0);
+    for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
+        int shape = bp->moved[i];
+        if (bp->proxies[shape].alive) {
+            query_proxy(world, shape);
+        }
+    }
+    for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
+        bp->proxies[bp->moved[i]].moved = false;
+    }
+    arrsetlen(bp->moved, 0);
+
+    uint64_t* keys = bp->candidate_pairs;
+    int count = (int)arrlen(keys);
+    qsort(keys, (size_t)count, sizeof(uint64_t), compare_keys);
+    for (int i = 0; i < count; ++i) {
+        if (i > 0 && keys[i] == keys[i - 1]) {
+            continue;
+        }
+        carom_create_contact(world, (int)(keys[i] >> 32), (int)(keys[i] & 0xffffffffu));
+    }
+}

@@ -1,0 +1,62 @@
+/* The broad phase: a uniform grid of cells in a hash map, finding new pairs of shapes whose
+ * fattened bounding boxes overlap. See broad_phase.c for the design. */
+#ifndef CAROM_BROAD_PHASE_H
+#define CAROM_BROAD_PHASE_H
+
+#include "carom/carom.h"
+
+#include <stdbool.h>
+
+typedef struct carom_world carom_world;
+
+/* Bounding boxes of moving shapes are fattened by this much (m) on every side, so a shape moving
+ * a little stays inside its box and costs the grid nothing. */
+#define CAROM_AABB_MARGIN 0.1
+/* A proxy covering more cells than this lives on the large list instead of in cells. */
+#define CAROM_LARGE_PROXY_CELLS 64
+
+typedef struct carom_proxy {
+    carom_aabb fat_aabb;
+    carom_filter filter;
+    int body;
+    carom_body_type body_type;
+    int x0, y0, x1, y1; /* cell range covered, when placed */
+    int large_slot;     /* index in the large list, or -1 */
+    bool alive, placed, moved;
+} carom_proxy;
+
+typedef struct carom_grid_cell {
+    int* proxies; /* stb_ds array of proxy (shape) ids */
+} carom_grid_cell;
+
+typedef struct carom_cell_entry {
+    uint64_t key;
+    int value;
+} carom_cell_entry;
+
+typedef struct carom_broad_phase {
+    double cell_size; /* 0 until chosen */
+    double inv_cell_size;
+    carom_proxy* proxies;        /* indexed by shape id */
+    carom_cell_entry* cell_map;  /* stb_ds hash map: cell key -> index in cells */
+    carom_grid_cell* cells;      /* stb_ds array */
+    int* large_proxies;          /* stb_ds array of shape ids */
+    int* moved;                  /* stb_ds array of shape ids moved since the last pair update */
+    uint64_t* candidate_pairs;   /* scratch, reused every step */
+} carom_broad_phase;
+
+void carom_broad_phase_init(carom_broad_phase* bp, double cell_size);
+void carom_broad_phase_destroy(carom_broad_phase* bp);
+void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
+                                    int body, carom_body_type body_type, carom_filter filter);
+void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape);
+void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb);
+/* Find pairs involving moved proxies that are not yet contacts, and create their contacts in
+ * ascending pair-key order. */
+void carom_broad_phase_update_pairs(carom_world* world);
+/* Pair key of two shape ids, smaller id in the high half. */
+uint64_t carom_pair_key(int shape_a, int shape_b);
+/* Whether two proxies may make a pair: different bodies, at least one dynamic, filters agree. */
+bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b);
+
+#endif

@@ -1,0 +1,53 @@
+/* Engine-internal support: determinism guards, allocation, asserts and error reporting.
+ * Every engine source file includes this header first. */
+#ifndef CAROM_CORE_H
+#define CAROM_CORE_H
+
+/* Determinism survives vendoring: refuse -ffast-math, and turn floating-point contraction
+ * (fused multiply-add) off in the source itself, not only in our meson flags, because FMA
+ * changes the bits of results between machines. */
+#if defined(__FAST_MATH__)
+#error "carom must not be compiled with -ffast-math: it breaks bit-exact determinism"
+#endif
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include "carom/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Internal invariant checks: a failure is a bug in carom, never a user error. */
+#if defined(NDEBUG) && !defined(CAROM_ENABLE_ASSERTS)
+#define CAROM_ASSERT(condition) ((void)0)
+#else
+#define CAROM_ASSERT(condition)                                                                    \
+    ((condition) ? (void)0 : carom_assert_failed(#condition, __FILE__, __LINE__))
+#endif
+
+void carom_assert_failed(const char* condition, const char* file, int line);
+
+/* Allocation through the user's hook (carom_set_allocator). Never returns NULL for size > 0. */
+void* carom_alloc(size_t size);
+void* carom_realloc(void* pointer, size_t size);
+void carom_free(void* pointer);
+
+/* Record a failure for carom_last_status()/carom_last_error() and return its status, so that
+ * API functions can write `return carom_fail(CAROM_ERROR_..., "...", ...);`. */
+carom_status carom_fail(carom_status status, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Checks shared by the API boundary: each records a message naming `what` on failure. */
+carom_status carom_check_finite(double value, const char* what);
+carom_status carom_check_finite_vec2(double x, double y, const char* what);
+carom_status carom_check_non_negative(double value, const char* what);
+carom_status carom_check_positive(double value, const char* what);
+carom_status carom_check_unit_interval(double value, const char* what);
+
+/* The cookie default constructors put in defs, so hand-built defs are caught. */
+#define CAROM_DEF_COOKIE 0x0c4a0bad
+
+#endif

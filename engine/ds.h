@@ -1,0 +1,39 @@
+/* stb_ds (dynamic arrays and hash maps) as carom uses it.
+ *
+ * - Its allocations go through carom's allocator hook.
+ * - Its external symbols are renamed with a carom_ prefix, so an application that also compiles
+ *   stb_ds into itself links without duplicate symbols.
+ * - Its hash-map macros use typeof, which strict C11 lacks; __typeof__ is the same operator.
+ * Never iterate a hash map: bucket order is not part of carom's deterministic behaviour. Maps
+ * only answer lookups; anything iterated lives in an ordered array. */
+#ifndef CAROM_DS_H
+#define CAROM_DS_H
+
+#include "core.h"
+
+#ifndef typeof
+#define typeof __typeof__
+#endif
+
+#define stbds_rand_seed carom_stbds_rand_seed
+#define stbds_hash_bytes carom_stbds_hash_bytes
+#define stbds_hash_string carom_stbds_hash_string
+#define stbds_stralloc carom_stbds_stralloc
+#define stbds_strreset carom_stbds_strreset
+#define stbds_unit_tests carom_stbds_unit_tests
+#define stbds_arrgrowf carom_stbds_arrgrowf
+#define stbds_arrfreef carom_stbds_arrfreef
+#define stbds_hmfree_func carom_stbds_hmfree_func
+#define stbds_hmget_key carom_stbds_hmget_key
+#define stbds_hmget_key_ts carom_stbds_hmget_key_ts
+#define stbds_hmput_default carom_stbds_hmput_default
+#define stbds_hmput_key carom_stbds_hmput_key
+#define stbds_hmdel_key carom_stbds_hmdel_key
+#define stbds_shmode_func carom_stbds_shmode_func
+
+#define STBDS_REALLOC(context, pointer, size) carom_realloc(pointer, size)
+#define STBDS_FREE(context, pointer) carom_free(pointer)
+
+#include <stb/stb_ds.h>
+
+#endif

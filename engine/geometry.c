@@ -1,0 +1,290 @@
+/* Shape geometry: convex hulls with validation, boxes, mass properties and bounding boxes.
+ *
+ * carom_make_polygon() is where user geometry is checked, so that the narrow phase and the solver
+ * can assume a proper convex polygon: counter-clockwise, no two vertices closer than
+ * CAROM_POLYGON_WELD_TOLERANCE, no vertex within that tolerance of the line through its
+ * neighbours, and positive area. Rather than silently dropping bad vertices (as a hull builder
+ * would), each problem is refused with a message naming the vertex, because a polygon that is
+ * not what the user drew is a bug waiting in their scene. */
+#include "core.h"
+
+#include "carom/collision.h"
+
+#include <math.h>
+#include <string.h>
+
+static carom_status check_points(const carom_vec2* points, int count) {
+    if (points == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "polygon points pointer is NULL");
+    }
+    if (count > CAROM_MAX_POLYGON_VERTICES) {
+        return carom_fail(CAROM_ERROR_TOO_MANY_VERTICES,
+                          "polygon has %d vertices: at most %d are supported; split it into "
+                          "convex pieces",
+                          count, CAROM_MAX_POLYGON_VERTICES);
+    }
+    if (count < 3) {
+        return carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                          "polygon has %d vertices: it needs at least 3", count);
+    }
+    for (int i = 0; i < count; ++i) {
+        if (!carom_vec2_is_finite(points[i])) {
+            return carom_fail(CAROM_ERROR_NOT_FINITE,
+                              "polygon vertex %d is (%g, %g): both coordinates must be finite", i,
+                              points[i].x, points[i].y);
+        }
+    }
+    const double tolerance_squared = CAROM_POLYGON_WELD_TOLERANCE * CAROM_POLYGON_WELD_TOLERANCE;
+    for (int i = 0; i < count; ++i) {
+        for (int j = i + 1; j < count; ++j) {
+            if (carom_distance_squared(points[i], points[j]) < tolerance_squared) {
+                return carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                                  "polygon vertices %d and %d are the same point (%g, %g): remove "
+                                  "the duplicate",
+                                  i, j, points[i].x, points[i].y);
+            }
+        }
+    }
+    return CAROM_OK;
+}
+
+/* Gift wrapping: the indices of the convex hull, counter-clockwise, starting from the lowest-x
+ * (then lowest-y) point. Exactly collinear points on a hull edge are skipped in favour of the
+ * farthest one, so they show up as "not on the hull" and are reported. Returns the hull size. */
+static int gift_wrap(const carom_vec2* points, int count, int* hull) {
+    int start = 0;
+    for (int i = 1; i < count; ++i) {
+        if (points[i].x < points[start].x ||
+            (points[i].x == points[start].x && points[i].y < points[start].y)) {
+            start = i;
+        }
+    }
+    int hull_count = 0;
+    int current = start;
+    do {
+        hull[hull_count++] = current;
+        int candidate = current == 0 ? 1 : 0;
+        for (int j = 0; j < count; ++j) {
+            if (j == current || j == candidate) {
+                continue;
+            }
+            carom_vec2 edge = carom_sub(points[candidate], points[current]);
+            double side = carom_cross(edge, carom_sub(points[j], points[current]));
+            if (side < 0.0 || (side == 0.0 && carom_distance_squared(points[current], points[j]) >
+                                                  carom_distance_squared(points[current],
+                                                                         points[candidate]))) {
+                candidate = j;
+            }
+        }
+        current = candidate;
+    } while (current != start && hull_count < count);
+    return hull_count;
+}
+
+/* Distance of p from the line through a and b (a != b). */
+static double distance_to_line(carom_vec2 p, carom_vec2 a, carom_vec2 b) {
+    carom_vec2 direction = carom_normalize(carom_sub(b, a));
+    return fabs(carom_cross(direction, carom_sub(p, a)));
+}
+
+/* Explain why input point `index` is not a vertex of the hull. */
+static carom_status report_off_hull_point(const carom_vec2* points, int index, const int* hull,
+                                          int hull_count) {
+    carom_vec2 p = points[index];
+    for (int i = 0; i < hull_count; ++i) {
+        carom_vec2 a = points[hull[i]];
+        carom_vec2 b = points[hull[(i + 1) % hull_count]];
+        if (distance_to_line(p, a, b) <= CAROM_POLYGON_WELD_TOLERANCE) {
+            return carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                              "polygon vertex %d (%g, %g) is collinear with vertices %d and %d: "
+                              "remove it",
+                              index, p.x, p.y, hull[i], hull[(i + 1) % hull_count]);
+        }
+    }
+    return carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                      "polygon vertex %d (%g, %g) lies inside the other vertices: the polygon is "
+                      "not convex; split it into convex pieces",
+                      index, p.x, p.y);
+}
+
+static carom_vec2 polygon_centroid(const carom_vec2* vertices, int count) {
+    carom_vec2 origin = vertices[0];
+    carom_vec2 center = {0.0, 0.0};
+    double area = 0.0;
+    for (int i = 1; i < count - 1; ++i) {
+        carom_vec2 e1 = carom_sub(vertices[i], origin);
+        carom_vec2 e2 = carom_sub(vertices[i + 1], origin);
+        double triangle_area = 0.5 * carom_cross(e1, e2);
+        center = carom_mul_add(center, triangle_area / 3.0, carom_add(e1, e2));
+        area += triangle_area;
+    }
+    return carom_add(origin, carom_scale(1.0 / area, center));
+}
+
+static void fill_polygon(const carom_vec2* vertices, int count, carom_polygon* out) {
+    memset(out, 0, sizeof(*out));
+    out->count = count;
+    for (int i = 0; i < count; ++i) {
+        out->vertices[i] = vertices[i];
+    }
+    for (int i = 0; i < count; ++i) {
+        carom_vec2 edge = carom_sub(vertices[(i + 1) % count], vertices[i]);
+        out->normals[i] = carom_normalize(carom_right_perp(edge));
+    }
+    out->centroid = count >= 3 ? polygon_centroid(vertices, count)
+                               : carom_lerp(vertices[0], vertices[1], 0.5);
+}
+
+carom_status carom_make_polygon(const carom_vec2* points, int count, carom_polygon* out) {
+    carom_status status = check_points(points, count);
+    if (status != CAROM_OK) {
+        return status;
+    }
+    if (out == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "polygon output pointer is NULL");
+    }
+    int hull[CAROM_MAX_POLYGON_VERTICES];
+    int hull_count = gift_wrap(points, count, hull);
+    bool on_hull[CAROM_MAX_POLYGON_VERTICES] = {false};
+    for (int i = 0; i < hull_count; ++i) {
+        on_hull[hull[i]] = true;
+    }
+    for (int i = 0; i < count; ++i) {
+        if (!on_hull[i]) {
+            return report_off_hull_point(points, i, hull, hull_count);
+        }
+    }
+    /* Near-collinear hull vertices: within tolerance of the line through their neighbours. */
+    for (int i = 0; i < hull_count; ++i) {
+        carom_vec2 previous = points[hull[(i + hull_count - 1) % hull_count]];
+        carom_vec2 next = points[hull[(i + 1) % hull_count]];
+        carom_vec2 vertex = points[hull[i]];
+        if (carom_cross(carom_sub(vertex, previous), carom_sub(next, vertex)) <= 0.0) {
+            return carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                              "polygon vertex %d (%g, %g) makes a reflex angle: the polygon is not "
+                              "convex; split it into convex pieces",
+                              hull[i], vertex.x, vertex.y);
+        }
+        if (distance_to_line(vertex, previous, next) <= CAROM_POLYGON_WELD_TOLERANCE) {
+            return carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                              "polygon vertex %d (%g, %g) is collinear with its neighbours: "
+                              "remove it",
+                              hull[i], points[hull[i]].x, points[hull[i]].y);
+        }
+    }
+    /* Start the counter-clockwise hull at input vertex 0, so counter-clockwise input comes back
+     * in its own order. */
+    int first = 0;
+    while (hull[first] != 0) {
+        ++first;
+    }
+    carom_vec2 vertices[CAROM_MAX_POLYGON_VERTICES];
+    for (int i = 0; i < hull_count; ++i) {
+        vertices[i] = points[hull[(first + i) % hull_count]];
+    }
+    fill_polygon(vertices, hull_count, out);
+    return CAROM_OK;
+}
+
+carom_status carom_make_box(double half_width, double half_height, carom_vec2 center,
+                            double angle, carom_polygon* out) {
+    carom_status status = carom_check_positive(half_width, "box half width");
+    if (status == CAROM_OK) {
+        status = carom_check_positive(half_height, "box half height");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(center.x, center.y, "box center");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_finite(angle, "box angle");
+    }
+    if (status == CAROM_OK && out == NULL) {
+        status = carom_fail(CAROM_ERROR_NULL_ARGUMENT, "box output pointer is NULL");
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    carom_transform xf = {center, carom_make_rot(angle)};
+    carom_vec2 corners[4] = {{-half_width, -half_height},
+                             {half_width, -half_height},
+                             {half_width, half_height},
+                             {-half_width, half_height}};
+    for (int i = 0; i < 4; ++i) {
+        corners[i] = carom_transform_point(xf, corners[i]);
+    }
+    fill_polygon(corners, 4, out);
+    out->centroid = center;
+    return CAROM_OK;
+}
+
+carom_polygon carom_make_segment_polygon(const carom_segment* segment) {
+    carom_polygon polygon;
+    carom_vec2 points[2] = {segment->point1, segment->point2};
+    fill_polygon(points, 2, &polygon);
+    return polygon;
+}
+
+carom_mass_data carom_compute_circle_mass(const carom_circle* circle, double density) {
+    double r_squared = circle->radius * circle->radius;
+    carom_mass_data data;
+    data.mass = density * CAROM_PI * r_squared;
+    data.center = circle->center;
+    data.rotational_inertia = 0.5 * data.mass * r_squared;
+    return data;
+}
+
+carom_mass_data carom_compute_polygon_mass(const carom_polygon* polygon, double density) {
+    carom_mass_data data = {0.0, polygon->centroid, 0.0};
+    if (polygon->count < 3) {
+        return data;
+    }
+    /* Fan of triangles from vertex 0; integrals relative to it keep precision far from the
+     * origin. */
+    carom_vec2 origin = polygon->vertices[0];
+    double area = 0.0;
+    double inertia = 0.0;
+    carom_vec2 center = {0.0, 0.0};
+    for (int i = 1; i < polygon->count - 1; ++i) {
+        carom_vec2 e1 = carom_sub(polygon->vertices[i], origin);
+        carom_vec2 e2 = carom_sub(polygon->vertices[i + 1], origin);
+        double d = carom_cross(e1, e2);
+        double triangle_area = 0.5 * d;
+        area += triangle_area;
+        center = carom_mul_add(center, triangle_area / 3.0, carom_add(e1, e2));
+        double int_x2 = e1.x * e1.x + e2.x * e1.x + e2.x * e2.x;
+        double int_y2 = e1.y * e1.y + e2.y * e1.y + e2.y * e2.y;
+        inertia += (0.25 / 3.0 * d) * (int_x2 + int_y2);
+    }
+    center = carom_scale(1.0 / area, center);
+    data.mass = density * area;
+    data.center = carom_add(origin, center);
+    /* inertia is about `origin`; move it to the center of mass */
+    data.rotational_inertia = density * inertia - data.mass * carom_dot(center, center);
+    return data;
+}
+
+carom_aabb carom_compute_circle_aabb(const carom_circle* circle, carom_transform xf) {
+    carom_vec2 p = carom_transform_point(xf, circle->center);
+    carom_vec2 r = {circle->radius, circle->radius};
+    carom_aabb box = {carom_sub(p, r), carom_add(p, r)};
+    return box;
+}
+
+carom_aabb carom_compute_polygon_aabb(const carom_polygon* polygon, carom_transform xf) {
+    carom_vec2 lower = carom_transform_point(xf, polygon->vertices[0]);
+    carom_vec2 upper = lower;
+    for (int i = 1; i < polygon->count; ++i) {
+        carom_vec2 v = carom_transform_point(xf, polygon->vertices[i]);
+        lower = carom_min_v(lower, v);
+        upper = carom_max_v(upper, v);
+    }
+    carom_aabb box = {lower, upper};
+    return box;
+}
+
+carom_aabb carom_compute_segment_aabb(const carom_segment* segment, carom_transform xf) {
+    carom_vec2 a = carom_transform_point(xf, segment->point1);
+    carom_vec2 b = carom_transform_point(xf, segment->point2);
+    carom_aabb box = {carom_min_v(a, b), carom_max_v(a, b)};
+    return box;
+}

@@ -1,0 +1,159 @@
+/* The narrow phase: one contact per pair of shapes whose fattened boxes overlap.
+ *
+ * A contact is born when the broad phase reports a new pair and dies when the pair's fat boxes
+ * part. In between, every step recomputes its manifold by the separating axis tests of sat.c
+ * and carries each point's accumulated impulses over when the new point has the same feature
+ * id, which is what lets the solver warm start.
+ *
+ * Contacts live in an array indexed by contact id and are visited in id order; ids are handed
+ * out by an id pool in a fixed order, so the visiting order depends only on the history of
+ * calls. Each contact is linked into both bodies' contact lists, so destroying a body or shape
+ * finds its contacts without a search.
+ *
+ * Shape order inside a contact: circle-circle, polygon-circle and polygon-polygon are the three
+ * tests (a segment is a two-vertex polygon), so a circle is always shape B unless both are
+ * circles; otherwise the lower shape id is A. The normal points from A to B. */
+#include "core.h"
+
+#include "ds.h"
+#include "sat.h"
+#include "world.h"
+
+#include <math.h>
+#include <string.h>
+
+static void link_edge(carom_world* world, carom_contact* contact, int edge_index) {
+    carom_body* body = &world->bodies[contact->edges[edge_index].body];
+    int key = (contact->id << 1) | edge_index;
+    contact->edges[edge_index].prev_key = -1;
+    contact->edges[edge_index].next_key = body->contact_head;
+    if (body->contact_head >= 0) {
+        carom_contact* head = &world->contacts[body->contact_head >> 1];
+        head->edges[body->contact_head & 1].prev_key = key;
+    }
+    body->contact_head = key;
+    body->contact_count += 1;
+}
+
+static void unlink_edge(carom_world* world, carom_contact* contact, int edge_index) {
+    carom_contact_edge* edge = &contact->edges[edge_index];
+    carom_body* body = &world->bodies[edge->body];
+    if (edge->prev_key >= 0) {
+        world->contacts[edge->prev_key >> 1].edges[edge->prev_key & 1].next_key = edge->next_key;
+    } else {
+        body->contact_head = edge->next_key;
+    }
+    if (edge->next_key >= 0) {
+        world->contacts[edge->next_key >> 1].edges[edge->next_key & 1].prev_key = edge->prev_key;
+    }
+    body->contact_count -= 1;
+}
+
+void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
+    if (shape_a > shape_b) {
+        int swap = shape_a;
+        shape_a = shape_b;
+        shape_b = swap;
+    }
+    if (world->shapes[shape_a].type == CAROM_SHAPE_CIRCLE &&
+        world->shapes[shape_b].type != CAROM_SHAPE_CIRCLE) {
+        int swap = shape_a;
+        shape_a = shape_b;
+        shape_b = swap;
+    }
+    int id = carom_id_pool_alloc(&world->contact_pool);
+    if (id == (int)arrlen(world->contacts)) {
+        carom_contact blank;
+        memset(&blank, 0, sizeof(blank));
+        arrput(world->contacts, blank);
+    }
+    carom_contact* contact = &world->contacts[id];
+    memset(contact, 0, sizeof(*contact));
+    contact->id = id;
+    contact->shape_a = shape_a;
+    contact->shape_b = shape_b;
+    contact->pair_key = carom_pair_key(shape_a, shape_b);
+    contact->edges[0].body = world->shapes[shape_a].body;
+    contact->edges[1].body = world->shapes[shape_b].body;
+    link_edge(world, contact, 0);
+    link_edge(world, contact, 1);
+    hmput(world->pair_map, contact->pair_key, id);
+}
+
+void carom_destroy_contact(carom_world* world, int contact_id) {
+    carom_contact* contact = &world->contacts[contact_id];
+    CAROM_ASSERT(contact->id == contact_id);
+    (void)hmdel(world->pair_map, contact->pair_key);
+    unlink_edge(world, contact, 0);
+    unlink_edge(world, contact, 1);
+    contact->id = -1;
+    carom_id_pool_free(&world->contact_pool, contact_id);
+}
+
+static carom_manifold compute_manifold(const carom_shape* a, carom_transform xfa,
+                                       const carom_shape* b, carom_transform xfb,
+                                       double speculative_distance) {
+    if (a->type == CAROM_SHAPE_CIRCLE) {
+        return carom_collide_circles(&a->circle, xfa, &b->circle, xfb, speculative_distance);
+    }
+    if (b->type == CAROM_SHAPE_CIRCLE) {
+        return carom_collide_polygon_and_circle(&a->polygon, xfa, &b->circle, xfb,
+                                                speculative_distance);
+    }
+    return carom_collide_polygons(&a->polygon, xfa, &b->polygon, xfb, speculative_distance);
+}
+
+static void update_contact(carom_world* world, carom_contact* contact) {
+    const carom_shape* shape_a = &world->shapes[contact->shape_a];
+    const carom_shape* shape_b = &world->shapes[contact->shape_b];
+    const carom_body* body_a = &world->bodies[shape_a->body];
+    const carom_body* body_b = &world->bodies[shape_b->body];
+    carom_manifold manifold = compute_manifold(shape_a, body_a->transform, shape_b,
+                                               body_b->transform, world->def.speculative_distance);
+    carom_contact_point old_points[2];
+    int old_count = contact->point_count;
+    memcpy(old_points, contact->points, sizeof(old_points));
+
+    contact->normal = manifold.normal;
+    contact->point_count = manifold.point_count;
+    for (int i = 0; i < manifold.point_count; ++i) {
+        carom_contact_point* cp = &contact->points[i];
+        cp->point = manifold.points[i].point;
+        cp->separation = manifold.points[i].separation;
+        cp->id = manifold.points[i].id;
+        cp->anchor_a = carom_sub(cp->point, body_a->center);
+        cp->anchor_b = carom_sub(cp->point, body_b->center);
+        cp->normal_impulse = 0.0;
+        cp->tangent_impulse = 0.0;
+        for (int j = 0; j < old_count; ++j) {
+            if (old_points[j].id == cp->id) {
+                cp->normal_impulse = old_points[j].normal_impulse;
+                cp->tangent_impulse = old_points[j].tangent_impulse;
+                break;
+            }
+        }
+    }
+    contact->friction = sqrt(shape_a->friction * shape_b->friction);
+    contact->restitution =
+        shape_a->restitution > shape_b->restitution ? shape_a->restitution : shape_b->restitution;
+}
+
+void carom_narrow_phase_collide(carom_world* world) {
+    const carom_proxy* proxies = world->broad_phase.proxies;
+    arrsetlen(world->contacts_to_destroy, 0);
+    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+        carom_contact* contact = &world->contacts[i];
+        if (contact->id < 0) {
+            continue;
+        }
+        if (!carom_aabb_overlaps(proxies[contact->shape_a].fat_aabb,
+                                 proxies[contact->shape_b].fat_aabb)) {
+            arrput(world->contacts_to_destroy, i);
+            continue;
+        }
+        update_contact(world, contact);
+    }
+    for (int i = 0; i < (int)arrlen(world->contacts_to_destroy); ++i) {
+        carom_destroy_contact(world, world->contacts_to_destroy[i]);
+    }
+}

@@ -1,0 +1,46 @@
+/* The narrow phase: contacts between shape pairs, their manifolds, and their lifetimes. */
+#ifndef CAROM_NARROW_PHASE_H
+#define CAROM_NARROW_PHASE_H
+
+#include "carom/carom.h"
+
+#include <stdbool.h>
+
+typedef struct carom_world carom_world;
+
+typedef struct carom_contact_point {
+    carom_vec2 point;     /* world frame */
+    carom_vec2 anchor_a;  /* point relative to body A's center of mass, world frame */
+    carom_vec2 anchor_b;  /* point relative to body B's center of mass, world frame */
+    double separation;    /* m, negative when overlapping */
+    uint32_t id;          /* feature id, matched across steps for warm starting */
+    double normal_impulse;  /* accumulated over a substep (N·s), carried to the next step */
+    double tangent_impulse; /* friction, likewise */
+} carom_contact_point;
+
+/* One end of a contact in a body's doubly linked contact list. Keys are contact << 1 | edge. */
+typedef struct carom_contact_edge {
+    int body;
+    int prev_key;
+    int next_key;
+} carom_contact_edge;
+
+typedef struct carom_contact {
+    int id; /* own index, or -1 when free */
+    int shape_a, shape_b;
+    carom_contact_edge edges[2]; /* edges[0] in body A's list, edges[1] in body B's */
+    uint64_t pair_key;
+    carom_vec2 normal; /* from shape A to shape B */
+    carom_contact_point points[2];
+    int point_count;
+    double friction;    /* sqrt(friction_a * friction_b) */
+    double restitution; /* max(restitution_a, restitution_b) */
+} carom_contact;
+
+/* Create the contact for a new pair (shape ids in any order). */
+void carom_create_contact(carom_world* world, int shape_a, int shape_b);
+void carom_destroy_contact(carom_world* world, int contact_id);
+/* Update every contact's manifold; destroy contacts whose fattened boxes no longer overlap. */
+void carom_narrow_phase_collide(carom_world* world);
+
+#endif

@@ -1,0 +1,350 @@
+/* Shapes: creation on a body, destruction, materials and filters.
+ *
+ * Geometry is validated here, at the API boundary: a polygon is rebuilt through
+ * carom_make_polygon() even when the caller filled the struct by hand, so the narrow phase only
+ * ever sees convex, counter-clockwise polygons with unit normals. */
+#include "core.h"
+
+#include "ds.h"
+#include "world.h"
+
+#include <math.h>
+#include <string.h>
+
+carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out,
+                                     const char* what) {
+    carom_world* world = carom_get_world_from_parts(id.world0, id.world_generation);
+    carom_shape* shape = NULL;
+    if (world != NULL && id.index1 > 0 && id.index1 <= (int32_t)arrlen(world->shapes)) {
+        carom_shape* candidate = &world->shapes[id.index1 - 1];
+        if (candidate->id == id.index1 - 1 && candidate->generation == id.generation) {
+            shape = candidate;
+        }
+    }
+    if (shape == NULL) {
+        carom_fail(CAROM_ERROR_INVALID_ID,
+                   "%s: shape id %d is null, destroyed, or from a destroyed world", what,
+                   (int)id.index1 - 1);
+        world = NULL;
+    }
+    if (world_out != NULL) {
+        *world_out = world;
+    }
+    return shape;
+}
+
+static carom_shape_id make_shape_id(const carom_world* world, const carom_shape* shape) {
+    carom_shape_id id = {shape->id + 1, shape->generation, world->index, world->generation};
+    return id;
+}
+
+carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf) {
+    switch (shape->type) {
+    case CAROM_SHAPE_CIRCLE:
+        return carom_compute_circle_aabb(&shape->circle, xf);
+    case CAROM_SHAPE_SEGMENT:
+        return carom_compute_segment_aabb(&shape->segment, xf);
+    default:
+        return carom_compute_polygon_aabb(&shape->polygon, xf);
+    }
+}
+
+carom_mass_data carom_shape_compute_mass(const carom_shape* shape) {
+    switch (shape->type) {
+    case CAROM_SHAPE_CIRCLE:
+        return carom_compute_circle_mass(&shape->circle, shape->density);
+    case CAROM_SHAPE_POLYGON:
+        return carom_compute_polygon_mass(&shape->polygon, shape->density);
+    default: {
+        carom_mass_data none = {0.0, carom_lerp(shape->segment.point1, shape->segment.point2, 0.5),
+                                0.0};
+        return none;
+    }
+    }
+}
+
+bool carom_filters_collide(carom_filter a, carom_filter b) {
+    if (a.group == b.group && a.group != 0) {
+        return a.group > 0;
+    }
+    return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
+}
+
+static carom_status check_shape_def(const carom_shape_def* def) {
+    if (def == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "shape def is NULL");
+    }
+    if (def->internal_cookie != CAROM_DEF_COOKIE) {
+        return carom_fail(CAROM_ERROR_INVALID_DEF,
+                          "shape def was not made by carom_default_shape_def(): start from it "
+                          "and change the fields you need");
+    }
+    carom_status status = carom_check_non_negative(def->density, "shape density");
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->friction, "shape friction");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_unit_interval(def->restitution, "shape restitution");
+    }
+    return status;
+}
+
+/* Resolve the body and check the def; NULL body when refused (status recorded). */
+static carom_body* body_for_new_shape(carom_body_id body_id, const carom_shape_def* def,
+                                      carom_world** world) {
+    carom_body* body = carom_get_body_checked(body_id, world, "create shape");
+    if (body == NULL || carom_check_unlocked(*world, "create a shape") != CAROM_OK ||
+        check_shape_def(def) != CAROM_OK) {
+        return NULL;
+    }
+    return body;
+}
+
+/* Attach a filled-in shape to the body: id, lists, proxy, mass. */
+static carom_shape_id attach_shape(carom_world* world, carom_body* body,
+                                   const carom_shape_def* def, const carom_shape* geometry) {
+    int id = carom_id_pool_alloc(&world->shape_pool);
+    if (id == (int)arrlen(world->shapes)) {
+        carom_shape blank;
+        memset(&blank, 0, sizeof(blank));
+        arrput(world->shapes, blank);
+    }
+    carom_shape* shape = &world->shapes[id];
+    uint32_t generation = shape->generation;
+    *shape = *geometry;
+    shape->id = id;
+    shape->generation = generation;
+    shape->body = body->id;
+    shape->density = def->density;
+    shape->friction = def->friction;
+    shape->restitution = def->restitution;
+    shape->filter = def->filter;
+    shape->user_data = def->user_data;
+    shape->next_shape = body->first_shape;
+    body->first_shape = id;
+    body->shape_count += 1;
+
+    shape->aabb = carom_shape_compute_aabb(shape, body->transform);
+    double margin = body->type == CAROM_BODY_STATIC ? 0.0 : CAROM_AABB_MARGIN;
+    carom_vec2 r = {margin, margin};
+    carom_aabb fat = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
+    carom_broad_phase_create_proxy(&world->broad_phase, id, fat, body->id, body->type,
+                                   shape->filter);
+    carom_body_update_mass(world, body);
+    return make_shape_id(world, shape);
+}
+
+carom_shape_id carom_create_circle_shape(carom_body_id body_id, const carom_shape_def* def,
+                                         const carom_circle* circle) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_new_shape(body_id, def, &world);
+    if (body == NULL) {
+        return carom_null_shape_id;
+    }
+    if (circle == NULL) {
+        carom_fail(CAROM_ERROR_NULL_ARGUMENT, "circle is NULL");
+        return carom_null_shape_id;
+    }
+    if (carom_check_finite_vec2(circle->center.x, circle->center.y, "circle center") !=
+            CAROM_OK ||
+        carom_check_positive(circle->radius, "circle radius") != CAROM_OK) {
+        return carom_null_shape_id;
+    }
+    carom_shape geometry;
+    memset(&geometry, 0, sizeof(geometry));
+    geometry.type = CAROM_SHAPE_CIRCLE;
+    geometry.circle = *circle;
+    return attach_shape(world, body, def, &geometry);
+}
+
+carom_shape_id carom_create_polygon_shape(carom_body_id body_id, const carom_shape_def* def,
+                                          const carom_polygon* polygon) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_new_shape(body_id, def, &world);
+    if (body == NULL) {
+        return carom_null_shape_id;
+    }
+    if (polygon == NULL) {
+        carom_fail(CAROM_ERROR_NULL_ARGUMENT, "polygon is NULL");
+        return carom_null_shape_id;
+    }
+    carom_shape geometry;
+    memset(&geometry, 0, sizeof(geometry));
+    geometry.type = CAROM_SHAPE_POLYGON;
+    if (carom_make_polygon(polygon->vertices, polygon->count, &geometry.polygon) != CAROM_OK) {
+        return carom_null_shape_id;
+    }
+    return attach_shape(world, body, def, &geometry);
+}
+
+carom_shape_id carom_create_box_shape(carom_body_id body_id, const carom_shape_def* def,
+                                      double half_width, double half_height, carom_vec2 center,
+                                      double angle) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_new_shape(body_id, def, &world);
+    if (body == NULL) {
+        return carom_null_shape_id;
+    }
+    carom_shape geometry;
+    memset(&geometry, 0, sizeof(geometry));
+    geometry.type = CAROM_SHAPE_POLYGON;
+    if (carom_make_box(half_width, half_height, center, angle, &geometry.polygon) != CAROM_OK) {
+        return carom_null_shape_id;
+    }
+    return attach_shape(world, body, def, &geometry);
+}
+
+carom_shape_id carom_create_segment_shape(carom_body_id body_id, const carom_shape_def* def,
+                                          const carom_segment* segment) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_new_shape(body_id, def, &world);
+    if (body == NULL) {
+        return carom_null_shape_id;
+    }
+    if (segment == NULL) {
+        carom_fail(CAROM_ERROR_NULL_ARGUMENT, "segment is NULL");
+        return carom_null_shape_id;
+    }
+    if (carom_check_finite_vec2(segment->point1.x, segment->point1.y, "segment point1") !=
+            CAROM_OK ||
+        carom_check_finite_vec2(segment->point2.x, segment->point2.y, "segment point2") !=
+            CAROM_OK) {
+        return carom_null_shape_id;
+    }
+    if (carom_distance(segment->point1, segment->point2) < CAROM_POLYGON_WELD_TOLERANCE) {
+        carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                   "segment points (%g, %g) and (%g, %g) are the same point: a segment needs "
+                   "two distinct points",
+                   segment->point1.x, segment->point1.y, segment->point2.x, segment->point2.y);
+        return carom_null_shape_id;
+    }
+    carom_shape geometry;
+    memset(&geometry, 0, sizeof(geometry));
+    geometry.type = CAROM_SHAPE_SEGMENT;
+    geometry.segment = *segment;
+    geometry.polygon = carom_make_segment_polygon(segment);
+    return attach_shape(world, body, def, &geometry);
+}
+
+void carom_destroy_shape_internal(carom_world* world, carom_shape* shape, bool update_body_mass) {
+    carom_body* body = &world->bodies[shape->body];
+    /* Destroy the contacts that involve this shape. */
+    int key = body->contact_head;
+    while (key >= 0) {
+        carom_contact* contact = &world->contacts[key >> 1];
+        int next = contact->edges[key & 1].next_key;
+        if (contact->shape_a == shape->id || contact->shape_b == shape->id) {
+            carom_destroy_contact(world, contact->id);
+        }
+        key = next;
+    }
+    /* Unlink from the body's shape list. */
+    int* link = &body->first_shape;
+    while (*link != shape->id) {
+        link = &world->shapes[*link].next_shape;
+    }
+    *link = shape->next_shape;
+    body->shape_count -= 1;
+
+    carom_broad_phase_destroy_proxy(&world->broad_phase, shape->id);
+    carom_id_pool_free(&world->shape_pool, shape->id);
+    shape->id = -1;
+    shape->generation += 1;
+    if (update_body_mass) {
+        carom_body_update_mass(world, body);
+    }
+}
+
+carom_status carom_destroy_shape(carom_shape_id id) {
+    carom_world* world = NULL;
+    carom_shape* shape = carom_get_shape_checked(id, &world, "destroy shape");
+    if (shape == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "destroy a shape");
+    if (status == CAROM_OK) {
+        carom_destroy_shape_internal(world, shape, true);
+    }
+    return status;
+}
+
+int carom_shape_is_valid(carom_shape_id id) {
+    carom_world* world = carom_get_world_from_parts(id.world0, id.world_generation);
+    if (world == NULL || id.index1 <= 0 || id.index1 > (int32_t)arrlen(world->shapes)) {
+        return 0;
+    }
+    const carom_shape* shape = &world->shapes[id.index1 - 1];
+    return shape->id == id.index1 - 1 && shape->generation == id.generation;
+}
+
+#define SHAPE_GETTER(return_type, name, zero, expression)                                          \
+    return_type name(carom_shape_id id) {                                                          \
+        carom_world* world = NULL;                                                                 \
+        carom_shape* shape = carom_get_shape_checked(id, &world, #name);                           \
+        if (shape == NULL) {                                                                       \
+            return zero;                                                                           \
+        }                                                                                          \
+        return expression;                                                                         \
+    }
+
+static const carom_aabb empty_aabb = {{0.0, 0.0}, {0.0, 0.0}};
+static const carom_filter zero_filter = {0, 0, 0};
+
+SHAPE_GETTER(carom_shape_type, carom_shape_get_type, CAROM_SHAPE_CIRCLE, shape->type)
+SHAPE_GETTER(carom_body_id, carom_shape_get_body, carom_null_body_id,
+             carom_make_body_id(world, &world->bodies[shape->body]))
+SHAPE_GETTER(double, carom_shape_get_density, 0.0, shape->density)
+SHAPE_GETTER(double, carom_shape_get_friction, 0.0, shape->friction)
+SHAPE_GETTER(double, carom_shape_get_restitution, 0.0, shape->restitution)
+SHAPE_GETTER(carom_filter, carom_shape_get_filter, zero_filter, shape->filter)
+SHAPE_GETTER(void*, carom_shape_get_user_data, NULL, shape->user_data)
+SHAPE_GETTER(carom_aabb, carom_shape_get_aabb, empty_aabb, shape->aabb)
+
+/* Resolve a shape for a setter; NULL when refused (status recorded). */
+static carom_shape* shape_for_change(carom_shape_id id, carom_world** world, const char* action) {
+    carom_shape* shape = carom_get_shape_checked(id, world, action);
+    if (shape != NULL && carom_check_unlocked(*world, action) != CAROM_OK) {
+        shape = NULL;
+    }
+    return shape;
+}
+
+carom_status carom_shape_set_friction(carom_shape_id id, double friction) {
+    carom_world* world = NULL;
+    carom_shape* shape = shape_for_change(id, &world, "set a shape's friction");
+    if (shape == NULL) {
+        return carom_last_status();
+    }
+    carom_status status = carom_check_non_negative(friction, "shape friction");
+    if (status == CAROM_OK) {
+        shape->friction = friction;
+    }
+    return status;
+}
+
+carom_status carom_shape_set_restitution(carom_shape_id id, double restitution) {
+    carom_world* world = NULL;
+    carom_shape* shape = shape_for_change(id, &world, "set a shape's restitution");
+    if (shape == NULL) {
+        return carom_last_status();
+    }
+    carom_status status = carom_check_unit_interval(restitution, "shape restitution");
+    if (status == CAROM_OK) {
+        shape->restitution = restitution;
+    }
+    return status;
+}
+
+carom_status carom_shape_set_density(carom_shape_id id, double density) {
+    carom_world* world = NULL;
+    carom_shape* shape = shape_for_change(id, &world, "set a shape's density");
+    if (shape == NULL) {
+        return carom_last_status();
+    }
+    carom_status status = carom_check_non_negative(density, "shape density");
+    if (status == CAROM_OK) {
+        shape->density = density;
+        carom_body_update_mass(world, &world->bodies[shape->body]);
+    }
+    return status;
+}

@@ -1,0 +1,33 @@
+/* Shapes: geometry and material attached to a body. */
+#ifndef CAROM_SHAPE_H
+#define CAROM_SHAPE_H
+
+#include "carom/carom.h"
+
+#include <stdbool.h>
+
+typedef struct carom_world carom_world;
+
+typedef struct carom_shape {
+    int id; /* own index, or -1 when the slot is free */
+    uint32_t generation;
+    int body;
+    int next_shape; /* next in the body's list, -1 at the end */
+    carom_shape_type type;
+    carom_circle circle;   /* CAROM_SHAPE_CIRCLE */
+    carom_polygon polygon; /* CAROM_SHAPE_POLYGON, and the two-vertex form of a segment */
+    carom_segment segment; /* CAROM_SHAPE_SEGMENT */
+    double density, friction, restitution;
+    carom_filter filter;
+    void* user_data;
+    carom_aabb aabb; /* tight world box as of the last step */
+} carom_shape;
+
+carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out, const char* what);
+carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf);
+carom_mass_data carom_shape_compute_mass(const carom_shape* shape);
+/* Whether two shapes' filters let them collide (see carom_filter). */
+bool carom_filters_collide(carom_filter a, carom_filter b);
+void carom_destroy_shape_internal(carom_world* world, carom_shape* shape, bool update_body_mass);
+
+#endif

@@ -1,0 +1,451 @@
+/* The solver: sequential impulses on soft contacts, with substeps and relaxation ("soft step").
+ *
+ * Why this design (Catto, "Solver2D", 2024, which measured it against Baumgarte, split
+ * impulses, NGS, TGS and XPBD): the step is split into substeps; in each, velocities are
+ * integrated, last substep's impulses are applied again (warm starting), contacts are solved as
+ * soft constraints (a spring of contact_hertz with damping contact_damping_ratio, so position
+ * error is removed smoothly and never faster than contact_push_max_velocity), positions are
+ * integrated, and a relax pass solves the contacts once more without the position bias so the
+ * push-out leaves no energy in the bodies. Restitution is applied once, after the substeps, from
+ * the approach speed measured before solving: inside the iterations it would fight the position
+ * correction and give wrong bounce heights.
+ *
+ * The narrow phase runs once per step. Inside the substeps a contact's separation is updated
+ * cheaply from the bodies' motion since the step began, along the fixed normal:
+ *   s = s0 + n . ((dpB + R(dqB) rB - rB) - (dpA + R(dqA) rA - rA))
+ * where rA, rB are the anchors at the start of the step. A positive s is a speculative gap: the
+ * solver lets the bodies close it within this substep but no further.
+ *
+ * Accumulated impulses are clamped, not increments: the total normal impulse of a point stays
+ * >= 0 and its friction impulse within friction * normal impulse (Catto, GDC 2006).
+ * Bodies the solver moves are copied into a compact array of states (velocity and motion this
+ * step); static bodies are represented by index -1 and a zero state. */
+#include "core.h"
+
+#include "ds.h"
+#include "world.h"
+
+#include <math.h>
+
+void carom_solver_destroy(carom_solver* solver) {
+    arrfree(solver->states);
+    arrfree(solver->state_bodies);
+    arrfree(solver->constraints);
+}
+
+static carom_softness make_softness(double hertz, double damping_ratio, double h) {
+    carom_softness soft = {0.0, 1.0, 0.0};
+    if (hertz == 0.0) {
+        return soft;
+    }
+    double omega = 2.0 * CAROM_PI * hertz;
+    double a1 = 2.0 * damping_ratio + h * omega;
+    double a2 = h * omega * a1;
+    double a3 = 1.0 / (1.0 + a2);
+    soft.bias_rate = omega / a1;
+    soft.mass_scale = a2 * a3;
+    soft.impulse_scale = a3;
+    return soft;
+}
+
+/* Copy every non-static body into the solver's state array. */
+static void gather_bodies(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    arrsetlen(solver->states, 0);
+    arrsetlen(solver->state_bodies, 0);
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        carom_body* body = &world->bodies[i];
+        body->solver_index = -1;
+        if (body->id < 0 || body->type == CAROM_BODY_STATIC) {
+            continue;
+        }
+        body->solver_index = (int)arrlen(solver->states);
+        carom_body_state state = {body->linear_velocity, body->angular_velocity, {0.0, 0.0},
+                                  {1.0, 0.0}};
+        arrput(solver->states, state);
+        arrput(solver->state_bodies, i);
+    }
+}
+
+static void prepare_point(carom_constraint_point* cp, const carom_contact_point* mp,
+                          const carom_contact_constraint* c, const carom_body* body_a,
+                          const carom_body* body_b) {
+    carom_vec2 normal = c->normal;
+    carom_vec2 tangent = carom_right_perp(normal);
+    carom_vec2 ra = mp->anchor_a;
+    carom_vec2 rb = mp->anchor_b;
+    cp->anchor_a = ra;
+    cp->anchor_b = rb;
+    cp->base_separation = mp->separation;
+    cp->normal_impulse = mp->normal_impulse;
+    cp->tangent_impulse = mp->tangent_impulse;
+    cp->max_normal_impulse = 0.0;
+
+    double rna = carom_cross(ra, normal);
+    double rnb = carom_cross(rb, normal);
+    double k_normal = c->inv_mass_a + c->inv_mass_b + c->inv_inertia_a * rna * rna +
+                      c->inv_inertia_b * rnb * rnb;
+    cp->normal_mass = k_normal > 0.0 ? 1.0 / k_normal : 0.0;
+    double rta = carom_cross(ra, tangent);
+    double rtb = carom_cross(rb, tangent);
+    double k_tangent = c->inv_mass_a + c->inv_mass_b + c->inv_inertia_a * rta * rta +
+                       c->inv_inertia_b * rtb * rtb;
+    cp->tangent_mass = k_tangent > 0.0 ? 1.0 / k_tangent : 0.0;
+
+    carom_vec2 va = carom_add(body_a->linear_velocity, carom_cross_sv(body_a->angular_velocity, ra));
+    carom_vec2 vb = carom_add(body_b->linear_velocity, carom_cross_sv(body_b->angular_velocity, rb));
+    cp->relative_velocity = carom_dot(normal, carom_sub(vb, va));
+}
+
+/* Sequential impulses on the two points of a manifold are order dependent: the first point's
+ * impulse turns the bodies before the second is solved, so a symmetric stack gains a little
+ * spin and sideways drift every step. Solving both normal impulses together from the 2x2
+ * effective-mass matrix (Catto's block solver in Box2D 2.x) removes that bias. */
+static void prepare_block(carom_contact_constraint* c) {
+    c->block_solve = false;
+    if (c->point_count != 2) {
+        return;
+    }
+    carom_vec2 n = c->normal;
+    double rn1a = carom_cross(c->points[0].anchor_a, n);
+    double rn1b = carom_cross(c->points[0].anchor_b, n);
+    double rn2a = carom_cross(c->points[1].anchor_a, n);
+    double rn2b = carom_cross(c->points[1].anchor_b, n);
+    double m = c->inv_mass_a + c->inv_mass_b;
+    double k11 = m + c->inv_inertia_a * rn1a * rn1a + c->inv_inertia_b * rn1b * rn1b;
+    double k22 = m + c->inv_inertia_a * rn2a * rn2a + c->inv_inertia_b * rn2b * rn2b;
+    double k12 = m + c->inv_inertia_a * rn1a * rn2a + c->inv_inertia_b * rn1b * rn2b;
+    double determinant = k11 * k22 - k12 * k12;
+    /* Points too close together make the matrix nearly singular: solve them one by one. */
+    const double max_condition = 1000.0;
+    if (!(k11 * k11 < max_condition * determinant)) {
+        return;
+    }
+    double inv_det = 1.0 / determinant;
+    c->inv_k11 = inv_det * k22;
+    c->inv_k12 = -inv_det * k12;
+    c->inv_k22 = inv_det * k11;
+    c->block_solve = true;
+}
+
+/* One constraint per touching contact that involves a body the solver moves. */
+static void prepare_contacts(carom_world* world, double h) {
+    carom_solver* solver = &world->solver;
+    double contact_hertz = world->def.contact_hertz;
+    if (contact_hertz > 0.25 / h) {
+        contact_hertz = 0.25 / h;
+    }
+    carom_softness soft = make_softness(contact_hertz, world->def.contact_damping_ratio, h);
+    carom_softness static_soft =
+        make_softness(2.0 * contact_hertz, world->def.contact_damping_ratio, h);
+
+    arrsetlen(solver->constraints, 0);
+    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+        const carom_contact* contact = &world->contacts[i];
+        if (contact->id < 0 || contact->point_count == 0) {
+            continue;
+        }
+        const carom_body* body_a = &world->bodies[contact->edges[0].body];
+        const carom_body* body_b = &world->bodies[contact->edges[1].body];
+        carom_contact_constraint c;
+        c.contact = i;
+        c.state_a = body_a->solver_index;
+        c.state_b = body_b->solver_index;
+        c.normal = contact->normal;
+        c.friction = contact->friction;
+        c.restitution = contact->restitution;
+        c.inv_mass_a = body_a->inv_mass;
+        c.inv_inertia_a = body_a->inv_inertia;
+        c.inv_mass_b = body_b->inv_mass;
+        c.inv_inertia_b = body_b->inv_inertia;
+        c.softness = (c.inv_mass_a == 0.0 || c.inv_mass_b == 0.0) ? static_soft : soft;
+        c.point_count = contact->point_count;
+        for (int j = 0; j < c.point_count; ++j) {
+            prepare_point(&c.points[j], &contact->points[j], &c, body_a, body_b);
+        }
+        prepare_block(&c);
+        arrput(solver->constraints, c);
+    }
+}
+
+static void integrate_velocities(carom_world* world, double h) {
+    carom_solver* solver = &world->solver;
+    carom_vec2 gravity = world->def.gravity;
+    for (int i = 0; i < (int)arrlen(solver->states); ++i) {
+        const carom_body* body = &world->bodies[solver->state_bodies[i]];
+        if (body->type != CAROM_BODY_DYNAMIC) {
+            continue;
+        }
+        carom_body_state* state = &solver->states[i];
+        double linear_damping = 1.0 / (1.0 + h * body->linear_damping);
+        double angular_damping = 1.0 / (1.0 + h * body->angular_damping);
+        carom_vec2 acceleration = carom_scale(
+            body->inv_mass, carom_mul_add(body->force, body->mass * body->gravity_scale, gravity));
+        state->linear_velocity =
+            carom_mul_add(carom_scale(linear_damping, state->linear_velocity), h, acceleration);
+        state->angular_velocity = angular_damping * state->angular_velocity +
+                                  h * body->inv_inertia * body->torque;
+    }
+}
+
+static void integrate_positions(carom_world* world, double h) {
+    carom_solver* solver = &world->solver;
+    for (int i = 0; i < (int)arrlen(solver->states); ++i) {
+        carom_body_state* state = &solver->states[i];
+        state->delta_position = carom_mul_add(state->delta_position, h, state->linear_velocity);
+        state->delta_rotation =
+            carom_integrate_rotation(state->delta_rotation, h * state->angular_velocity);
+    }
+}
+
+static void apply_impulse(carom_body_state* a, carom_body_state* b,
+                          const carom_contact_constraint* c, const carom_constraint_point* cp,
+                          carom_vec2 impulse) {
+    a->linear_velocity = carom_mul_sub(a->linear_velocity, c->inv_mass_a, impulse);
+    a->angular_velocity -= c->inv_inertia_a * carom_cross(cp->anchor_a, impulse);
+    b->linear_velocity = carom_mul_add(b->linear_velocity, c->inv_mass_b, impulse);
+    b->angular_velocity += c->inv_inertia_b * carom_cross(cp->anchor_b, impulse);
+}
+
+/* Velocity of anchor b relative to anchor a. */
+static carom_vec2 relative_velocity(const carom_body_state* a, const carom_body_state* b,
+                                    const carom_constraint_point* cp) {
+    carom_vec2 va = carom_add(a->linear_velocity, carom_cross_sv(a->angular_velocity, cp->anchor_a));
+    carom_vec2 vb = carom_add(b->linear_velocity, carom_cross_sv(b->angular_velocity, cp->anchor_b));
+    return carom_sub(vb, va);
+}
+
+/* The states of a constraint's two bodies; a static body reads and writes a scratch zero state. */
+static void constraint_states(carom_solver* solver, const carom_contact_constraint* c,
+                              carom_body_state* scratch, carom_body_state** a,
+                              carom_body_state** b) {
+    static const carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}};
+    scratch[0] = rest;
+    scratch[1] = rest;
+    *a = c->state_a >= 0 ? &solver->states[c->state_a] : &scratch[0];
+    *b = c->state_b >= 0 ? &solver->states[c->state_b] : &scratch[1];
+}
+
+static void warm_start(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    carom_body_state scratch[2];
+    for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
+        const carom_contact_constraint* c = &solver->constraints[i];
+        carom_body_state *a, *b;
+        constraint_states(solver, c, scratch, &a, &b);
+        carom_vec2 tangent = carom_right_perp(c->normal);
+        for (int j = 0; j < c->point_count; ++j) {
+            const carom_constraint_point* cp = &c->points[j];
+            carom_vec2 impulse = carom_add(carom_scale(cp->normal_impulse, c->normal),
+                                           carom_scale(cp->tangent_impulse, tangent));
+            apply_impulse(a, b, c, cp, impulse);
+        }
+    }
+}
+
+/* Current separation of a point from the bodies' motion since the start of the step. */
+static double current_separation(const carom_body_state* a, const carom_body_state* b,
+                                 const carom_contact_constraint* c,
+                                 const carom_constraint_point* cp) {
+    carom_vec2 moved_a = carom_add(a->delta_position,
+                                   carom_sub(carom_rotate(a->delta_rotation, cp->anchor_a),
+                                             cp->anchor_a));
+    carom_vec2 moved_b = carom_add(b->delta_position,
+                                   carom_sub(carom_rotate(b->delta_rotation, cp->anchor_b),
+                                             cp->anchor_b));
+    return cp->base_separation + carom_dot(c->normal, carom_sub(moved_b, moved_a));
+}
+
+/* How a point is pushed this iteration: a speculative gap is closed rigidly, a penetration is
+ * corrected softly (only with use_bias), and the relax pass pushes without bias. */
+typedef struct point_drive {
+    double bias, mass_scale, impulse_scale;
+} point_drive;
+
+static point_drive drive_point(const carom_world* world, const carom_body_state* a,
+                               const carom_body_state* b, const carom_contact_constraint* c,
+                               const carom_constraint_point* cp, double inv_h, bool use_bias) {
+    point_drive drive = {0.0, 1.0, 0.0};
+    double s = current_separation(a, b, c, cp);
+    if (s > 0.0) {
+        drive.bias = s * inv_h; /* speculative: close the gap, no further */
+    } else if (use_bias) {
+        double slop = world->def.contact_slop;
+        double penetration = s + slop < 0.0 ? s + slop : 0.0;
+        drive.bias = c->softness.bias_rate * penetration;
+        if (drive.bias < -world->def.contact_push_max_velocity) {
+            drive.bias = -world->def.contact_push_max_velocity;
+        }
+        drive.mass_scale = c->softness.mass_scale;
+        drive.impulse_scale = c->softness.impulse_scale;
+    }
+    return drive;
+}
+
+/* Both normal impulses of a two-point manifold at once. False (and nothing applied) when the
+ * points are driven differently or the joint solution would pull, so the caller falls back to
+ * one point at a time, which clamps each. */
+static bool solve_normal_block(carom_body_state* a, carom_body_state* b,
+                               carom_contact_constraint* c, const point_drive* drive) {
+    if (!c->block_solve || drive[0].mass_scale != drive[1].mass_scale ||
+        drive[0].impulse_scale != drive[1].impulse_scale) {
+        return false;
+    }
+    carom_constraint_point* p1 = &c->points[0];
+    carom_constraint_point* p2 = &c->points[1];
+    double rhs1 = carom_dot(relative_velocity(a, b, p1), c->normal) + drive[0].bias;
+    double rhs2 = carom_dot(relative_velocity(a, b, p2), c->normal) + drive[1].bias;
+    double ms = drive[0].mass_scale;
+    double is = drive[0].impulse_scale;
+    double impulse1 = -ms * (c->inv_k11 * rhs1 + c->inv_k12 * rhs2) - is * p1->normal_impulse;
+    double impulse2 = -ms * (c->inv_k12 * rhs1 + c->inv_k22 * rhs2) - is * p2->normal_impulse;
+    if (p1->normal_impulse + impulse1 < 0.0 || p2->normal_impulse + impulse2 < 0.0) {
+        return false;
+    }
+    p1->normal_impulse += impulse1;
+    p2->normal_impulse += impulse2;
+    if (impulse1 > p1->max_normal_impulse) {
+        p1->max_normal_impulse = impulse1;
+    }
+    if (impulse2 > p2->max_normal_impulse) {
+        p2->max_normal_impulse = impulse2;
+    }
+    apply_impulse(a, b, c, p1, carom_scale(impulse1, c->normal));
+    apply_impulse(a, b, c, p2, carom_scale(impulse2, c->normal));
+    return true;
+}
+
+static void solve_normal_point(carom_body_state* a, carom_body_state* b,
+                               carom_contact_constraint* c, carom_constraint_point* cp,
+                               point_drive drive) {
+    double vn = carom_dot(relative_velocity(a, b, cp), c->normal);
+    double impulse = -cp->normal_mass * drive.mass_scale * (vn + drive.bias) -
+                     drive.impulse_scale * cp->normal_impulse;
+    double total = cp->normal_impulse + impulse;
+    if (total < 0.0) {
+        total = 0.0;
+    }
+    impulse = total - cp->normal_impulse;
+    cp->normal_impulse = total;
+    if (impulse > cp->max_normal_impulse) {
+        cp->max_normal_impulse = impulse;
+    }
+    apply_impulse(a, b, c, cp, carom_scale(impulse, c->normal));
+}
+
+static void solve_contact(const carom_world* world, carom_body_state* a, carom_body_state* b,
+                          carom_contact_constraint* c, double inv_h, bool use_bias) {
+    point_drive drive[2];
+    for (int j = 0; j < c->point_count; ++j) {
+        drive[j] = drive_point(world, a, b, c, &c->points[j], inv_h, use_bias);
+    }
+    if (c->point_count != 2 || !solve_normal_block(a, b, c, drive)) {
+        for (int j = 0; j < c->point_count; ++j) {
+            solve_normal_point(a, b, c, &c->points[j], drive[j]);
+        }
+    }
+    carom_vec2 tangent = carom_right_perp(c->normal);
+    for (int j = 0; j < c->point_count; ++j) {
+        carom_constraint_point* cp = &c->points[j];
+        double vt = carom_dot(relative_velocity(a, b, cp), tangent);
+        double impulse = -cp->tangent_mass * vt;
+        double max_friction = c->friction * cp->normal_impulse;
+        double total = cp->tangent_impulse + impulse;
+        total = total < -max_friction ? -max_friction : (total > max_friction ? max_friction : total);
+        impulse = total - cp->tangent_impulse;
+        cp->tangent_impulse = total;
+        apply_impulse(a, b, c, cp, carom_scale(impulse, tangent));
+    }
+}
+
+static void solve_contacts(carom_world* world, double inv_h, bool use_bias) {
+    carom_solver* solver = &world->solver;
+    carom_body_state scratch[2];
+    for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
+        carom_contact_constraint* c = &solver->constraints[i];
+        carom_body_state *a, *b;
+        constraint_states(solver, c, scratch, &a, &b);
+        solve_contact(world, a, b, c, inv_h, use_bias);
+    }
+}
+
+/* Bounce: drive each approaching point's normal velocity to -restitution times the approach
+ * speed measured before the solve, if that speed was above the threshold and the point pushed. */
+static void apply_restitution(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    double threshold = world->def.restitution_threshold;
+    carom_body_state scratch[2];
+    for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
+        carom_contact_constraint* c = &solver->constraints[i];
+        if (c->restitution == 0.0) {
+            continue;
+        }
+        carom_body_state *a, *b;
+        constraint_states(solver, c, scratch, &a, &b);
+        for (int j = 0; j < c->point_count; ++j) {
+            carom_constraint_point* cp = &c->points[j];
+            if (cp->relative_velocity > -threshold || cp->max_normal_impulse == 0.0) {
+                continue;
+            }
+            double vn = carom_dot(relative_velocity(a, b, cp), c->normal);
+            double impulse = -cp->normal_mass * (vn + c->restitution * cp->relative_velocity);
+            double total = cp->normal_impulse + impulse;
+            if (total < 0.0) {
+                total = 0.0;
+            }
+            impulse = total - cp->normal_impulse;
+            cp->normal_impulse = total;
+            apply_impulse(a, b, c, cp, carom_scale(impulse, c->normal));
+        }
+    }
+}
+
+static void store_impulses(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
+        const carom_contact_constraint* c = &solver->constraints[i];
+        carom_contact* contact = &world->contacts[c->contact];
+        for (int j = 0; j < c->point_count; ++j) {
+            contact->points[j].normal_impulse = c->points[j].normal_impulse;
+            contact->points[j].tangent_impulse = c->points[j].tangent_impulse;
+        }
+    }
+}
+
+/* Write the states back to the bodies, derive their origins, and refresh bounding boxes. */
+static void finalize_bodies(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    for (int i = 0; i < (int)arrlen(solver->states); ++i) {
+        const carom_body_state* state = &solver->states[i];
+        carom_body* body = &world->bodies[solver->state_bodies[i]];
+        body->linear_velocity = state->linear_velocity;
+        body->angular_velocity = state->angular_velocity;
+        body->center = carom_add(body->center, state->delta_position);
+        body->transform.q =
+            carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
+        body->transform.p =
+            carom_sub(body->center, carom_rotate(body->transform.q, body->local_center));
+        body->force = carom_v2(0.0, 0.0);
+        body->torque = 0.0;
+        body->solver_index = -1;
+        carom_body_update_shape_bounds(world, body);
+    }
+}
+
+void carom_solver_step(carom_world* world, double dt) {
+    int substeps = world->def.substeps;
+    double h = dt / substeps;
+    double inv_h = 1.0 / h;
+    gather_bodies(world);
+    prepare_contacts(world, h);
+    for (int i = 0; i < substeps; ++i) {
+        integrate_velocities(world, h);
+        warm_start(world);
+        solve_contacts(world, inv_h, true);
+        integrate_positions(world, h);
+        solve_contacts(world, inv_h, false);
+    }
+    apply_restitution(world);
+    store_impulses(world);
+    finalize_bodies(world);
+}

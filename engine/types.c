@@ -1,0 +1,53 @@
+/* Default constructors for the definition structs. Each sets the cookie that creation checks,
+ * so a def filled by hand (where zero would silently mean "no friction", "no gravity") is
+ * refused instead. */
+#include "core.h"
+
+#include "carom/types.h"
+
+carom_world_def carom_default_world_def(void) {
+    carom_world_def def;
+    def.gravity = carom_v2(0.0, -10.0);
+    def.substeps = 4;
+    def.cell_size = 0.0;
+    def.restitution_threshold = 1.0;
+    def.contact_hertz = 60.0;
+    def.contact_damping_ratio = 10.0;
+    def.contact_push_max_velocity = 3.0;
+    def.contact_slop = 0.0;
+    def.speculative_distance = 0.02;
+    def.internal_cookie = CAROM_DEF_COOKIE;
+    return def;
+}
+
+carom_body_def carom_default_body_def(void) {
+    carom_body_def def;
+    def.type = CAROM_BODY_STATIC;
+    def.position = carom_v2(0.0, 0.0);
+    def.angle = 0.0;
+    def.linear_velocity = carom_v2(0.0, 0.0);
+    def.angular_velocity = 0.0;
+    def.linear_damping = 0.0;
+    def.angular_damping = 0.0;
+    def.gravity_scale = 1.0;
+    def.bullet = 0;
+    def.user_data = NULL;
+    def.internal_cookie = CAROM_DEF_COOKIE;
+    return def;
+}
+
+carom_filter carom_default_filter(void) {
+    carom_filter filter = {1u, UINT64_MAX, 0};
+    return filter;
+}
+
+carom_shape_def carom_default_shape_def(void) {
+    carom_shape_def def;
+    def.density = 1.0;
+    def.friction = 0.6;
+    def.restitution = 0.0;
+    def.filter = carom_default_filter();
+    def.user_data = NULL;
+    def.internal_cookie = CAROM_DEF_COOKIE;
+    return def;
+}

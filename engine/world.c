@@ -1,0 +1,335 @@
+/* World lifecycle, the registry of worlds, settings, and the step.
+ *
+ * Worlds are reached through a fixed table of slots, so a world id is two small integers and a
+ * destroyed world's id is recognised by its slot generation. Creating and destroying worlds takes
+ * a spin lock over the table; using a world does not. */
+#include "core.h"
+
+#include "ds.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+typedef struct world_slot {
+    carom_world* world;
+    uint16_t generation;
+} world_slot;
+
+static world_slot world_slots[CAROM_MAX_WORLDS];
+static atomic_flag registry_lock = ATOMIC_FLAG_INIT;
+
+static void lock_registry(void) {
+    while (atomic_flag_test_and_set_explicit(&registry_lock, memory_order_acquire)) {
+    }
+}
+
+static void unlock_registry(void) { atomic_flag_clear_explicit(&registry_lock, memory_order_release); }
+
+carom_world* carom_get_world_from_parts(uint16_t world0, uint16_t world_generation) {
+    if (world0 >= CAROM_MAX_WORLDS) {
+        return NULL;
+    }
+    world_slot* slot = &world_slots[world0];
+    if (slot->world == NULL || slot->generation != world_generation) {
+        return NULL;
+    }
+    return slot->world;
+}
+
+carom_world* carom_get_world_checked(carom_world_id id) {
+    carom_world* world = NULL;
+    if (id.index1 != 0) {
+        world = carom_get_world_from_parts((uint16_t)(id.index1 - 1), id.generation);
+    }
+    if (world == NULL) {
+        carom_fail(CAROM_ERROR_INVALID_ID,
+                   "world id {%u, %u} is null or its world was destroyed", id.index1,
+                   id.generation);
+    }
+    return world;
+}
+
+carom_status carom_check_unlocked(const carom_world* world, const char* action) {
+    if (world->locked) {
+        return carom_fail(CAROM_ERROR_WORLD_LOCKED,
+                          "cannot %s during a step; do it after carom_world_step returns", action);
+    }
+    return CAROM_OK;
+}
+
+static carom_status check_world_def(const carom_world_def* def) {
+    if (def == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "world def is NULL");
+    }
+    if (def->internal_cookie != CAROM_DEF_COOKIE) {
+        return carom_fail(CAROM_ERROR_INVALID_DEF,
+                          "world def was not made by carom_default_world_def(): start from it "
+                          "and change the fields you need");
+    }
+    carom_status status = carom_check_finite_vec2(def->gravity.x, def->gravity.y, "world gravity");
+    if (status == CAROM_OK && (def->substeps < 1 || def->substeps > 64)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "world substeps is %d: it must be between 1 and 64", def->substeps);
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->cell_size, "world cell_size");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->restitution_threshold,
+                                          "world restitution_threshold");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_positive(def->contact_hertz, "world contact_hertz");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->contact_damping_ratio,
+                                          "world contact_damping_ratio");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_positive(def->contact_push_max_velocity,
+                                      "world contact_push_max_velocity");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->contact_slop, "world contact_slop");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->speculative_distance,
+                                          "world speculative_distance");
+    }
+    return status;
+}
+
+carom_world_id carom_create_world(const carom_world_def* def) {
+    if (check_world_def(def) != CAROM_OK) {
+        return carom_null_world_id;
+    }
+    lock_registry();
+    int free_slot = -1;
+    for (int i = 0; i < CAROM_MAX_WORLDS; ++i) {
+        if (world_slots[i].world == NULL) {
+            free_slot = i;
+            break;
+        }
+    }
+    if (free_slot < 0) {
+        unlock_registry();
+        carom_fail(CAROM_ERROR_TOO_MANY_WORLDS,
+                   "%d worlds exist already: destroy one before creating another",
+                   CAROM_MAX_WORLDS);
+        return carom_null_world_id;
+    }
+    carom_world* world = carom_alloc(sizeof(carom_world));
+    memset(world, 0, sizeof(*world));
+    world->index = (uint16_t)free_slot;
+    world->generation = (uint16_t)(world_slots[free_slot].generation + 1);
+    world->def = *def;
+    carom_broad_phase_init(&world->broad_phase, def->cell_size);
+    world_slots[free_slot].world = world;
+    world_slots[free_slot].generation = world->generation;
+    unlock_registry();
+    carom_world_id id = {(uint16_t)(free_slot + 1), world->generation};
+    return id;
+}
+
+carom_status carom_destroy_world(carom_world_id id) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "destroy the world");
+    if (status != CAROM_OK) {
+        return status;
+    }
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        if (world->bodies[i].id >= 0) {
+            carom_destroy_body_internal(world, &world->bodies[i]);
+        }
+    }
+    arrfree(world->bodies);
+    arrfree(world->shapes);
+    arrfree(world->contacts);
+    hmfree(world->pair_map);
+    arrfree(world->contacts_to_destroy);
+    carom_id_pool_destroy(&world->body_pool);
+    carom_id_pool_destroy(&world->shape_pool);
+    carom_id_pool_destroy(&world->contact_pool);
+    carom_broad_phase_destroy(&world->broad_phase);
+    carom_solver_destroy(&world->solver);
+    lock_registry();
+    world_slots[world->index].world = NULL;
+    unlock_registry();
+    carom_free(world);
+    return CAROM_OK;
+}
+
+int carom_world_is_valid(carom_world_id id) {
+    return id.index1 != 0 &&
+           carom_get_world_from_parts((uint16_t)(id.index1 - 1), id.generation) != NULL;
+}
+
+/* The first massless dynamic body, for the error message. */
+static int find_massless_body(const carom_world* world) {
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        if (world->bodies[i].id >= 0 && world->bodies[i].massless) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+carom_status carom_world_step(carom_world_id id, double dt) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "step the world");
+    if (status == CAROM_OK) {
+        status = carom_check_positive(dt, "step dt");
+    }
+    if (status == CAROM_OK && world->massless_dynamic_count > 0) {
+        status = carom_fail(CAROM_ERROR_NO_MASS,
+                            "dynamic body %d has no mass: give one of its shapes a density > 0 "
+                            "and a non-zero area, or make it static or kinematic",
+                            find_massless_body(world));
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    world->locked = true;
+    /* 1. broad phase: new pairs of shapes whose fattened boxes began to overlap */
+    carom_broad_phase_update_pairs(world);
+    /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
+    carom_narrow_phase_collide(world);
+    /* 3. solver: gravity, contacts, restitution, positions, new bounding boxes */
+    carom_solver_step(world, dt);
+    world->step_count += 1;
+    world->locked = false;
+    return CAROM_OK;
+}
+
+carom_status carom_world_set_gravity(carom_world_id id, carom_vec2 gravity) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "set gravity");
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(gravity.x, gravity.y, "world gravity");
+    }
+    if (status == CAROM_OK) {
+        world->def.gravity = gravity;
+    }
+    return status;
+}
+
+carom_vec2 carom_world_get_gravity(carom_world_id id) {
+    carom_world* world = carom_get_world_checked(id);
+    return world != NULL ? world->def.gravity : carom_v2(0.0, 0.0);
+}
+
+carom_status carom_world_set_substeps(carom_world_id id, int substeps) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "set substeps");
+    if (status == CAROM_OK && (substeps < 1 || substeps > 64)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "world substeps is %d: it must be between 1 and 64", substeps);
+    }
+    if (status == CAROM_OK) {
+        world->def.substeps = substeps;
+    }
+    return status;
+}
+
+int carom_world_get_substeps(carom_world_id id) {
+    carom_world* world = carom_get_world_checked(id);
+    return world != NULL ? world->def.substeps : 0;
+}
+
+double carom_world_get_cell_size(carom_world_id id) {
+    carom_world* world = carom_get_world_checked(id);
+    return world != NULL ? world->broad_phase.cell_size : 0.0;
+}
+
+carom_world_counters carom_world_get_counters(carom_world_id id) {
+    carom_world_counters counters = {0, 0, 0, 0, 0};
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return counters;
+    }
+    counters.body_count = carom_id_pool_count(&world->body_pool);
+    counters.shape_count = carom_id_pool_count(&world->shape_pool);
+    counters.contact_count = carom_id_pool_count(&world->contact_pool);
+    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+        if (world->contacts[i].id >= 0 && world->contacts[i].point_count > 0) {
+            counters.touching_count += 1;
+        }
+    }
+    counters.step_count = world->step_count;
+    return counters;
+}
+
+carom_status carom_make_fixed_stepper(double dt, int max_steps_per_frame,
+                                      carom_fixed_stepper* out) {
+    if (out == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "fixed stepper output pointer is NULL");
+    }
+    carom_status status = carom_check_positive(dt, "fixed stepper dt");
+    if (status == CAROM_OK && max_steps_per_frame < 1) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "fixed stepper max_steps_per_frame is %d: it must be >= 1",
+                            max_steps_per_frame);
+    }
+    if (status == CAROM_OK) {
+        out->dt = dt;
+        out->accumulator = 0.0;
+        out->max_steps_per_frame = max_steps_per_frame;
+        out->dropped_time = 0.0;
+    }
+    return status;
+}
+
+carom_status carom_world_advance(carom_world_id id, carom_fixed_stepper* stepper,
+                                 double frame_time, int* steps_taken, double* alpha) {
+    if (stepper == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "fixed stepper is NULL");
+    }
+    carom_status status = carom_check_non_negative(frame_time, "frame time");
+    if (status == CAROM_OK && !(stepper->dt > 0.0 && stepper->max_steps_per_frame >= 1)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "fixed stepper is not initialised: make it with "
+                            "carom_make_fixed_stepper()");
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    double accumulator = stepper->accumulator + frame_time;
+    int steps = 0;
+    while (accumulator >= stepper->dt && steps < stepper->max_steps_per_frame) {
+        status = carom_world_step(id, stepper->dt);
+        if (status != CAROM_OK) {
+            break;
+        }
+        accumulator -= stepper->dt;
+        ++steps;
+    }
+    if (status == CAROM_OK && accumulator >= stepper->dt) {
+        /* The frame was too long to catch up: drop the whole steps left rather than carry
+         * them into the next frame. */
+        double rest = fmod(accumulator, stepper->dt);
+        stepper->dropped_time += accumulator - rest;
+        accumulator = rest;
+    }
+    stepper->accumulator = accumulator;
+    if (steps_taken != NULL) {
+        *steps_taken = steps;
+    }
+    if (alpha != NULL) {
+        *alpha = accumulator / stepper->dt;
+    }
+    return status;
+}

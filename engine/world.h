@@ -1,0 +1,50 @@
+/* The world: owner of bodies, shapes, contacts and the stages' state. */
+#ifndef CAROM_WORLD_H
+#define CAROM_WORLD_H
+
+#include "carom/carom.h"
+
+#include "body.h"
+#include "broad_phase.h"
+#include "id_pool.h"
+#include "narrow_phase.h"
+#include "shape.h"
+#include "solver.h"
+
+#include <stdbool.h>
+
+typedef struct carom_pair_entry {
+    uint64_t key;
+    int value; /* contact id */
+} carom_pair_entry;
+
+struct carom_world {
+    uint16_t index;
+    uint16_t generation;
+    carom_world_def def; /* settings, validated */
+
+    carom_body* bodies; /* stb_ds array indexed by body id */
+    carom_id_pool body_pool;
+    carom_shape* shapes; /* stb_ds array indexed by shape id */
+    carom_id_pool shape_pool;
+    carom_contact* contacts; /* stb_ds array indexed by contact id */
+    carom_id_pool contact_pool;
+    carom_pair_entry* pair_map; /* stb_ds hash map: pair key -> contact id (lookups only) */
+    int* contacts_to_destroy;   /* scratch */
+
+    carom_broad_phase broad_phase;
+    carom_solver solver;
+
+    int massless_dynamic_count; /* dynamic bodies with zero mass: stepping is refused */
+    int step_count;
+    bool locked; /* inside carom_world_step */
+};
+
+/* Resolve a world id, or NULL with CAROM_ERROR_INVALID_ID recorded. */
+carom_world* carom_get_world_checked(carom_world_id id);
+/* The world for a body or shape id's world fields, or NULL. */
+carom_world* carom_get_world_from_parts(uint16_t world0, uint16_t world_generation);
+/* CAROM_ERROR_WORLD_LOCKED (recorded) while the world is stepping, else CAROM_OK. */
+carom_status carom_check_unlocked(const carom_world* world, const char* action);
+
+#endif

@@ -1,0 +1,157 @@
+/* carom: a deterministic 2D rigid-body physics engine. This umbrella header is the whole API.
+ *
+ * Ownership: a world owns its bodies, a body owns its shapes; destroying the owner destroys what
+ * it owns. Everything is addressed by id (id.h); pointers you pass are only read during the call.
+ * Errors: fallible functions return a carom_status, creators return a null id on failure, and
+ * carom_last_error() says what was wrong. On failure nothing changes.
+ * Threads: different worlds may be used from different threads at once; one world must not be
+ * used from two threads at once. */
+#ifndef CAROM_CAROM_H
+#define CAROM_CAROM_H
+
+#include "base.h"
+#include "collision.h"
+#include "id.h"
+#include "math.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- World ------------------------------------------------------------------------------ */
+
+/* At most this many worlds exist at once. */
+#define CAROM_MAX_WORLDS 128
+
+/* A new empty world. Null id on failure (bad def values, or CAROM_MAX_WORLDS already exist). */
+CAROM_API carom_world_id carom_create_world(const carom_world_def* def);
+/* Destroy a world and everything in it. Its ids become stale. */
+CAROM_API carom_status carom_destroy_world(carom_world_id world);
+CAROM_API int carom_world_is_valid(carom_world_id world);
+
+/* Advance the world by one fixed step of dt seconds (finite, > 0), split into the world's
+ * substeps. Refused with CAROM_ERROR_NO_MASS while a dynamic body has no mass. */
+CAROM_API carom_status carom_world_step(carom_world_id world, double dt);
+
+CAROM_API carom_status carom_world_set_gravity(carom_world_id world, carom_vec2 gravity);
+CAROM_API carom_vec2 carom_world_get_gravity(carom_world_id world);
+/* Substeps per step, 1..64. */
+CAROM_API carom_status carom_world_set_substeps(carom_world_id world, int substeps);
+CAROM_API int carom_world_get_substeps(carom_world_id world);
+/* The broad-phase cell size in use (m); 0 while it is still to be chosen at the first step. */
+CAROM_API double carom_world_get_cell_size(carom_world_id world);
+
+typedef struct carom_world_counters {
+    int body_count;
+    int shape_count;
+    int contact_count;       /* shape pairs whose fattened boxes overlap */
+    int touching_count;      /* of those, pairs with at least one manifold point */
+    int step_count;          /* steps taken since creation */
+} carom_world_counters;
+CAROM_API carom_world_counters carom_world_get_counters(carom_world_id world);
+
+/* Fixed-step helper for games: accumulates real frame time and runs whole steps of dt.
+ * Make one with carom_make_fixed_stepper(dt, max_steps_per_frame). */
+typedef struct carom_fixed_stepper {
+    double dt;               /* the fixed step (s) */
+    double accumulator;      /* time not yet stepped (s), in [0, dt) after each advance */
+    int max_steps_per_frame; /* at most this many steps per call */
+    double dropped_time;     /* total time discarded because a frame needed more steps (s) */
+} carom_fixed_stepper;
+
+/* dt finite and > 0; max_steps_per_frame >= 1. */
+CAROM_API carom_status carom_make_fixed_stepper(double dt, int max_steps_per_frame,
+                                                carom_fixed_stepper* out);
+/* Add frame_time (s, finite, >= 0) and take as many whole steps as fit, at most
+ * max_steps_per_frame; the time a frame could not use (a long stall) is added to dropped_time
+ * rather than carried, so a slow frame cannot snowball. *steps_taken and *alpha (the fraction of
+ * a step left over, in [0, 1), for interpolating drawn poses) may be NULL. */
+CAROM_API carom_status carom_world_advance(carom_world_id world, carom_fixed_stepper* stepper,
+                                           double frame_time, int* steps_taken, double* alpha);
+
+/* ---- Bodies ----------------------------------------------------------------------------- */
+
+CAROM_API carom_body_id carom_create_body(carom_world_id world, const carom_body_def* def);
+/* Destroy a body, its shapes and its contacts. */
+CAROM_API carom_status carom_destroy_body(carom_body_id body);
+CAROM_API int carom_body_is_valid(carom_body_id body);
+
+CAROM_API carom_body_type carom_body_get_type(carom_body_id body);
+/* World position of the body origin (m). */
+CAROM_API carom_vec2 carom_body_get_position(carom_body_id body);
+CAROM_API carom_rot carom_body_get_rotation(carom_body_id body);
+/* Angle in radians, in [-pi, pi]. */
+CAROM_API double carom_body_get_angle(carom_body_id body);
+CAROM_API carom_transform carom_body_get_transform(carom_body_id body);
+/* World position of the center of mass (m). */
+CAROM_API carom_vec2 carom_body_get_world_center(carom_body_id body);
+/* Center of mass in the body frame (m). */
+CAROM_API carom_vec2 carom_body_get_local_center(carom_body_id body);
+/* Velocity of the center of mass (m/s). */
+CAROM_API carom_vec2 carom_body_get_linear_velocity(carom_body_id body);
+CAROM_API double carom_body_get_angular_velocity(carom_body_id body);
+CAROM_API double carom_body_get_mass(carom_body_id body);
+/* About the center of mass (kg·m²). */
+CAROM_API double carom_body_get_rotational_inertia(carom_body_id body);
+CAROM_API void* carom_body_get_user_data(carom_body_id body);
+CAROM_API carom_world_id carom_body_get_world(carom_body_id body);
+/* Kinetic energy, linear plus rotational (J). */
+CAROM_API double carom_body_get_kinetic_energy(carom_body_id body);
+
+/* Teleport: place the body origin at position (m) turned by angle (rad). */
+CAROM_API carom_status carom_body_set_transform(carom_body_id body, carom_vec2 position,
+                                                double angle);
+/* Ignored by static bodies (they stay at rest): refused with CAROM_ERROR_OUT_OF_RANGE. */
+CAROM_API carom_status carom_body_set_linear_velocity(carom_body_id body, carom_vec2 velocity);
+CAROM_API carom_status carom_body_set_angular_velocity(carom_body_id body, double velocity);
+CAROM_API carom_status carom_body_set_user_data(carom_body_id body, void* user_data);
+
+/* Forces and torques act during the next step, then are cleared. Only dynamic bodies respond;
+ * for others these succeed and do nothing. force in N at a world point (m); torque in N·m. */
+CAROM_API carom_status carom_body_apply_force(carom_body_id body, carom_vec2 force,
+                                              carom_vec2 point);
+CAROM_API carom_status carom_body_apply_force_to_center(carom_body_id body, carom_vec2 force);
+CAROM_API carom_status carom_body_apply_torque(carom_body_id body, double torque);
+/* Impulses change velocity at once. impulse in N·s at a world point (m); angular in N·m·s. */
+CAROM_API carom_status carom_body_apply_linear_impulse(carom_body_id body, carom_vec2 impulse,
+                                                       carom_vec2 point);
+CAROM_API carom_status carom_body_apply_angular_impulse(carom_body_id body, double impulse);
+
+/* ---- Shapes ----------------------------------------------------------------------------- */
+
+/* Attach a shape to a body; geometry in the body frame. The body's mass, center of mass and
+ * rotational inertia are recomputed from all its shapes. */
+CAROM_API carom_shape_id carom_create_circle_shape(carom_body_id body, const carom_shape_def* def,
+                                                   const carom_circle* circle);
+CAROM_API carom_shape_id carom_create_polygon_shape(carom_body_id body, const carom_shape_def* def,
+                                                    const carom_polygon* polygon);
+CAROM_API carom_shape_id carom_create_segment_shape(carom_body_id body, const carom_shape_def* def,
+                                                    const carom_segment* segment);
+/* A box: half extents (m, > 0), centre in the body frame, angle (rad) relative to the body. */
+CAROM_API carom_shape_id carom_create_box_shape(carom_body_id body, const carom_shape_def* def,
+                                                double half_width, double half_height,
+                                                carom_vec2 center, double angle);
+/* Detach and destroy a shape; the body's mass is recomputed. */
+CAROM_API carom_status carom_destroy_shape(carom_shape_id shape);
+CAROM_API int carom_shape_is_valid(carom_shape_id shape);
+
+CAROM_API carom_shape_type carom_shape_get_type(carom_shape_id shape);
+CAROM_API carom_body_id carom_shape_get_body(carom_shape_id shape);
+CAROM_API double carom_shape_get_density(carom_shape_id shape);
+CAROM_API double carom_shape_get_friction(carom_shape_id shape);
+CAROM_API double carom_shape_get_restitution(carom_shape_id shape);
+CAROM_API carom_filter carom_shape_get_filter(carom_shape_id shape);
+CAROM_API void* carom_shape_get_user_data(carom_shape_id shape);
+/* The tight world-space bounding box as of the end of the last step (or creation). */
+CAROM_API carom_aabb carom_shape_get_aabb(carom_shape_id shape);
+CAROM_API carom_status carom_shape_set_friction(carom_shape_id shape, double friction);
+CAROM_API carom_status carom_shape_set_restitution(carom_shape_id shape, double restitution);
+/* Changing density recomputes the body's mass. */
+CAROM_API carom_status carom_shape_set_density(carom_shape_id shape, double density);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

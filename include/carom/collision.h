@@ -1,0 +1,120 @@
+/* carom: shape geometry and separating-axis contact tests, usable without a world.
+ *
+ * Every function here is pure: inputs by value or const pointer, a result out, no globals.
+ * Shapes are in their body's local frame; a carom_transform places them in the world.
+ * Numeric caveat: the tests work in double precision relative to shape A's frame, so they stay
+ * accurate far from the origin, but shapes should still be sized roughly 0.01 m to 1000 m:
+ * tolerances (duplicate and collinear vertices, contact slop) are absolute, in metres. */
+#ifndef CAROM_COLLISION_H
+#define CAROM_COLLISION_H
+
+#include "base.h"
+#include "math.h"
+
+/* The most vertices a polygon may have. */
+#define CAROM_MAX_POLYGON_VERTICES 8
+
+/* Tolerance in metres: vertices closer than this are duplicates, and a vertex closer than this to
+ * the line through its neighbours is collinear with them. */
+#define CAROM_POLYGON_WELD_TOLERANCE 0.0025
+
+/* A circle: center in the body frame (m), radius (m, > 0). */
+typedef struct carom_circle {
+    carom_vec2 center;
+    double radius;
+} carom_circle;
+
+/* A convex polygon in the body frame, vertices counter-clockwise, normals[i] the outward unit
+ * normal of the edge from vertices[i] to vertices[i + 1]. Make one with carom_make_polygon() or
+ * carom_make_box(); a hand-filled struct is re-validated when a shape is created from it.
+ * A segment is stored internally as a polygon of two vertices. */
+typedef struct carom_polygon {
+    carom_vec2 vertices[CAROM_MAX_POLYGON_VERTICES];
+    carom_vec2 normals[CAROM_MAX_POLYGON_VERTICES];
+    carom_vec2 centroid; /* area centroid (m, body frame) */
+    int count;           /* number of vertices */
+} carom_polygon;
+
+/* A line segment between two distinct points in the body frame, meant for static walls. It has
+ * no area and so no mass. Both sides collide. */
+typedef struct carom_segment {
+    carom_vec2 point1, point2;
+} carom_segment;
+
+/* Mass properties of a shape or body. */
+typedef struct carom_mass_data {
+    double mass;               /* kg */
+    carom_vec2 center;         /* center of mass, body frame (m) */
+    double rotational_inertia; /* about the center of mass, kg·m² */
+} carom_mass_data;
+
+/* One point of a contact manifold. */
+typedef struct carom_manifold_point {
+    carom_vec2 point;  /* world frame, midway between the two surfaces (m) */
+    double separation; /* signed distance along the normal; negative when overlapping (m) */
+    uint32_t id;       /* feature id: same id on the next step means the same point */
+} carom_manifold_point;
+
+/* The contact between two shapes: up to two points sharing one normal. */
+typedef struct carom_manifold {
+    carom_vec2 normal; /* world frame unit vector pointing from shape A to shape B */
+    carom_manifold_point points[2];
+    int point_count; /* 0 when the shapes are farther apart than the speculative distance */
+} carom_manifold;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Build a convex polygon from 3..CAROM_MAX_POLYGON_VERTICES points in either winding (or any
+ * order). The hull is computed; input with duplicate, collinear or interior (concave) points is
+ * refused with CAROM_ERROR_INVALID_POLYGON, too many points with CAROM_ERROR_TOO_MANY_VERTICES,
+ * NaN or infinity with CAROM_ERROR_NOT_FINITE. On failure *out is left unchanged and
+ * carom_last_error() names the problem. The result winds counter-clockwise. */
+CAROM_API carom_status carom_make_polygon(const carom_vec2* points, int count, carom_polygon* out);
+
+/* A box with half extents hx, hy (m, > 0), centered at center (body frame) and turned by angle
+ * (rad). */
+CAROM_API carom_status carom_make_box(double half_width, double half_height, carom_vec2 center,
+                                      double angle, carom_polygon* out);
+
+/* Mass of a circle or polygon of the given density (kg/m², >= 0). Segments have none. */
+CAROM_API carom_mass_data carom_compute_circle_mass(const carom_circle* circle, double density);
+CAROM_API carom_mass_data carom_compute_polygon_mass(const carom_polygon* polygon, double density);
+
+/* Bounding boxes of shapes placed by a transform. */
+CAROM_API carom_aabb carom_compute_circle_aabb(const carom_circle* circle, carom_transform xf);
+CAROM_API carom_aabb carom_compute_polygon_aabb(const carom_polygon* polygon, carom_transform xf);
+CAROM_API carom_aabb carom_compute_segment_aabb(const carom_segment* segment, carom_transform xf);
+
+/* A segment as a two-vertex polygon, the form the contact tests take. */
+CAROM_API carom_polygon carom_make_segment_polygon(const carom_segment* segment);
+
+/* Contact manifolds by the separating axis test. The normal points from A to B; points are
+ * kept while their separation is at most speculative_distance (m, >= 0), so that approaching
+ * shapes can be stopped before they overlap. Swapping A and B gives the same points with the
+ * normal negated, except when two faces are within a tenth of a millimetre of a tie, where the
+ * reference face stays on A so that it does not flip from step to step. */
+CAROM_API carom_manifold carom_collide_circles(const carom_circle* a, carom_transform xfa,
+                                               const carom_circle* b, carom_transform xfb,
+                                               double speculative_distance);
+/* Polygon (or segment polygon) A against circle B: the axis of least penetration over the
+ * polygon's face normals, or, in a vertex region, the axis from the nearest vertex to the
+ * circle's center. */
+CAROM_API carom_manifold carom_collide_polygon_and_circle(const carom_polygon* a,
+                                                          carom_transform xfa,
+                                                          const carom_circle* b,
+                                                          carom_transform xfb,
+                                                          double speculative_distance);
+/* Polygon A against polygon B: separating axes over every face normal of both; the least
+ * penetration (the minimum translation distance) picks the reference face, and the incident
+ * face of the other polygon is clipped against it for up to two points. */
+CAROM_API carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xfa,
+                                                const carom_polygon* b, carom_transform xfb,
+                                                double speculative_distance);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,95 @@
+/* carom: definition structs and their default constructors.
+ *
+ * Creation takes a def, not a list of parameters. Always start from the carom_default_*_def()
+ * function: zero is a real value for many fields (friction, damping, gravity), so a zeroed struct
+ * is not "the defaults", and creation refuses a def the constructor did not make
+ * (CAROM_ERROR_INVALID_DEF). Defs are temporaries: the engine copies what it needs. */
+#ifndef CAROM_TYPES_H
+#define CAROM_TYPES_H
+
+#include "base.h"
+#include "collision.h"
+#include "math.h"
+
+/* How a body moves. */
+typedef enum carom_body_type {
+    CAROM_BODY_STATIC = 0,    /* never moves; infinite mass */
+    CAROM_BODY_KINEMATIC = 1, /* moves with the velocity you give it; infinite mass */
+    CAROM_BODY_DYNAMIC = 2    /* moved by gravity, forces and contacts; needs positive mass */
+} carom_body_type;
+
+typedef enum carom_shape_type {
+    CAROM_SHAPE_CIRCLE = 0,
+    CAROM_SHAPE_POLYGON = 1, /* boxes are polygons */
+    CAROM_SHAPE_SEGMENT = 2
+} carom_shape_type;
+
+typedef struct carom_world_def {
+    carom_vec2 gravity;                /* m/s², default (0, -10) */
+    int substeps;                      /* solver substeps per step, 1..64, default 4 */
+    double cell_size;                  /* broad-phase grid cell edge (m), > 0, or 0 = the engine
+                                          chooses from the shapes present at the first step;
+                                          default 0 */
+    double restitution_threshold;      /* approach speed (m/s, >= 0) below which contacts do not
+                                          bounce, default 1 */
+    double contact_hertz;              /* stiffness of contact position correction (Hz, > 0),
+                                          default 60; capped at a quarter of the substep rate.
+                                          A resting stack sags by about 2 g / (2 pi hertz)^2 per
+                                          box it carries: 0.14 mm at 60 Hz */
+    double contact_damping_ratio;      /* damping of that correction (>= 0), default 10 */
+    double contact_push_max_velocity;  /* fastest speed (m/s, > 0) at which overlapping bodies
+                                          are pushed apart, default 3 */
+    double contact_slop;               /* penetration (m, >= 0) left uncorrected, default 0:
+                                          soft contacts rest without jitter, so none is needed */
+    double speculative_distance;       /* contact points are kept while the gap is at most this
+                                          (m, >= 0), default 0.02 */
+    int internal_cookie; /* set by carom_default_world_def(); do not touch */
+} carom_world_def;
+
+typedef struct carom_body_def {
+    carom_body_type type;       /* default CAROM_BODY_STATIC */
+    carom_vec2 position;        /* world position of the body origin (m), default (0, 0) */
+    double angle;               /* rotation (rad), default 0 */
+    carom_vec2 linear_velocity; /* of the center of mass, world frame (m/s), default (0, 0) */
+    double angular_velocity;    /* rad/s, counter-clockwise positive, default 0 */
+    double linear_damping;      /* >= 0, per second: v *= 1 / (1 + dt * damping), default 0 */
+    double angular_damping;     /* >= 0, per second, default 0 */
+    double gravity_scale;       /* multiplies the world gravity for this body, default 1 */
+    int bullet;                 /* non-zero: continuous collision also against dynamic bodies,
+                                   default 0 */
+    void* user_data;            /* yours; carom never reads it, default NULL */
+    int internal_cookie;        /* set by carom_default_body_def(); do not touch */
+} carom_body_def;
+
+/* Which shapes may collide: two shapes collide when each one's category is in the other's mask,
+ * unless they share a group: a positive shared group always collides, a negative one never. */
+typedef struct carom_filter {
+    uint64_t category; /* the bits this shape is, default 1 */
+    uint64_t mask;     /* the bits it collides with, default all */
+    int32_t group;     /* default 0: no group */
+} carom_filter;
+
+typedef struct carom_shape_def {
+    double density;     /* kg/m², >= 0, default 1 */
+    double friction;    /* Coulomb coefficient, >= 0, default 0.6. A pair uses the geometric mean
+                           sqrt(friction_a * friction_b) */
+    double restitution; /* 0..1, default 0. A pair uses the larger of the two */
+    carom_filter filter;
+    void* user_data; /* yours, default NULL */
+    int internal_cookie;
+} carom_shape_def;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+CAROM_API carom_world_def carom_default_world_def(void);
+CAROM_API carom_body_def carom_default_body_def(void);
+CAROM_API carom_shape_def carom_default_shape_def(void);
+CAROM_API carom_filter carom_default_filter(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

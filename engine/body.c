@@ -147,6 +147,9 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
         }
     }
     world->massless_dynamic_count += (int)body->massless - (int)was_massless;
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        world->shapes[s].extent = carom_shape_compute_extent(&world->shapes[s], body->local_center);
+    }
     /* Moving the center of mass keeps the velocity of the material points unchanged. */
     carom_vec2 old_center = body->center;
     body->center = carom_transform_point(body->transform, body->local_center);

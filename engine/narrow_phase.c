@@ -103,13 +103,32 @@ static carom_manifold compute_manifold(const carom_shape* a, carom_transform xfa
     return carom_collide_polygons(&a->polygon, xfa, &b->polygon, xfb, speculative_distance);
 }
 
-static void update_contact(carom_world* world, carom_contact* contact) {
+/* How far apart points are kept: the world's speculative distance plus the farthest the two
+ * shapes can close in this step (relative speed of their centers plus spin times extent), so a
+ * body moving a few centimetres per step is stopped at the surface instead of sinking in.
+ * The extension is capped at the broad phase's margin: beyond it the pair may not exist yet,
+ * and a longer reach only adds ghost contacts. */
+static double speculative_distance(const carom_world* world, const carom_shape* shape_a,
+                                   const carom_body* body_a, const carom_shape* shape_b,
+                                   const carom_body* body_b, double dt) {
+    double reach = carom_length(carom_sub(body_b->linear_velocity, body_a->linear_velocity)) +
+                   fabs(body_a->angular_velocity) * shape_a->extent +
+                   fabs(body_b->angular_velocity) * shape_b->extent;
+    reach *= dt;
+    if (reach > CAROM_AABB_MARGIN) {
+        reach = CAROM_AABB_MARGIN;
+    }
+    return world->def.speculative_distance + reach;
+}
+
+static void update_contact(carom_world* world, carom_contact* contact, double dt) {
     const carom_shape* shape_a = &world->shapes[contact->shape_a];
     const carom_shape* shape_b = &world->shapes[contact->shape_b];
     const carom_body* body_a = &world->bodies[shape_a->body];
     const carom_body* body_b = &world->bodies[shape_b->body];
+    double speculative = speculative_distance(world, shape_a, body_a, shape_b, body_b, dt);
     carom_manifold manifold = compute_manifold(shape_a, body_a->transform, shape_b,
-                                               body_b->transform, world->def.speculative_distance);
+                                               body_b->transform, speculative);
     carom_contact_point old_points[2];
     int old_count = contact->point_count;
     memcpy(old_points, contact->points, sizeof(old_points));
@@ -138,7 +157,7 @@ static void update_contact(carom_world* world, carom_contact* contact) {
         shape_a->restitution > shape_b->restitution ? shape_a->restitution : shape_b->restitution;
 }
 
-void carom_narrow_phase_collide(carom_world* world) {
+void carom_narrow_phase_collide(carom_world* world, double dt) {
     const carom_proxy* proxies = world->broad_phase.proxies;
     arrsetlen(world->contacts_to_destroy, 0);
     for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
@@ -151,7 +170,7 @@ void carom_narrow_phase_collide(carom_world* world) {
             arrput(world->contacts_to_destroy, i);
             continue;
         }
-        update_contact(world, contact);
+        update_contact(world, contact, dt);
     }
     for (int i = 0; i < (int)arrlen(world->contacts_to_destroy); ++i) {
         carom_destroy_contact(world, world->contacts_to_destroy[i]);

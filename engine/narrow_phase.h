@@ -40,7 +40,8 @@ typedef struct carom_contact {
 /* Create the contact for a new pair (shape ids in any order). */
 void carom_create_contact(carom_world* world, int shape_a, int shape_b);
 void carom_destroy_contact(carom_world* world, int contact_id);
-/* Update every contact's manifold; destroy contacts whose fattened boxes no longer overlap. */
-void carom_narrow_phase_collide(carom_world* world);
+/* Update every contact's manifold for a step of dt seconds; destroy contacts whose fattened
+ * boxes no longer overlap. */
+void carom_narrow_phase_collide(carom_world* world, double dt);
 
 #endif

@@ -63,6 +63,18 @@ carom_mass_data carom_shape_compute_mass(const carom_shape* shape) {
     }
 }
 
+double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_point) {
+    if (shape->type == CAROM_SHAPE_CIRCLE) {
+        return carom_distance(shape->circle.center, local_point) + shape->circle.radius;
+    }
+    double extent = 0.0;
+    for (int i = 0; i < shape->polygon.count; ++i) {
+        double d = carom_distance(shape->polygon.vertices[i], local_point);
+        extent = d > extent ? d : extent;
+    }
+    return extent;
+}
+
 bool carom_filters_collide(carom_filter a, carom_filter b) {
     if (a.group == b.group && a.group != 0) {
         return a.group > 0;

@@ -21,11 +21,14 @@ typedef struct carom_shape {
     carom_filter filter;
     void* user_data;
     carom_aabb aabb; /* tight world box as of the last step */
+    double extent;   /* farthest distance of the shape from its body's center of mass (m) */
 } carom_shape;
 
 carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out, const char* what);
 carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf);
 carom_mass_data carom_shape_compute_mass(const carom_shape* shape);
+/* Farthest distance of the shape from a body-frame point (m). */
+double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_point);
 /* Whether two shapes' filters let them collide (see carom_filter). */
 bool carom_filters_collide(carom_filter a, carom_filter b);
 void carom_destroy_shape_internal(carom_world* world, carom_shape* shape, bool update_body_mass);

@@ -201,7 +201,7 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     /* 1. broad phase: new pairs of shapes whose fattened boxes began to overlap */
     carom_broad_phase_update_pairs(world);
     /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
-    carom_narrow_phase_collide(world);
+    carom_narrow_phase_collide(world, dt);
     /* 3. solver: gravity, contacts, restitution, positions, new bounding boxes */
     carom_solver_step(world, dt);
     world->step_count += 1;

@@ -42,7 +42,8 @@ typedef struct carom_world_def {
     double contact_slop;               /* penetration (m, >= 0) left uncorrected, default 0:
                                           soft contacts rest without jitter, so none is needed */
     double speculative_distance;       /* contact points are kept while the gap is at most this
-                                          (m, >= 0), default 0.02 */
+                                          (m, >= 0) plus how far the pair can close in one step
+                                          (at most 0.1 m more), default 0.02 */
     int internal_cookie; /* set by carom_default_world_def(); do not touch */
 } carom_world_def;
 

@@ -1,0 +1,21 @@
+/* Shared helpers for the Criterion tests: small world builders and measurements. */
+#ifndef CAROM_TEST_HELPERS_H
+#define CAROM_TEST_HELPERS_H
+
+#include <carom/carom.h>
+
+/* A world with the given gravity and otherwise default settings. */
+carom_world_id test_make_world(carom_vec2 gravity);
+/* A static ground box whose top face is the line y = top, 200 m wide. */
+carom_body_id test_make_ground(carom_world_id world, double top, double friction,
+                               double restitution);
+/* A dynamic ball of radius r and density 1 at p with velocity v. */
+carom_body_id test_make_ball(carom_world_id world, carom_vec2 p, double radius, carom_vec2 v,
+                             double friction, double restitution);
+/* A dynamic box (half extents hx, hy, density 1) at p turned by angle. */
+carom_body_id test_make_box(carom_world_id world, carom_vec2 p, double hx, double hy,
+                            double angle, double friction, double restitution);
+/* Step n times with dt. Aborts the test (via Criterion) if a step fails. */
+void test_step(carom_world_id world, double dt, int n);
+
+#endif

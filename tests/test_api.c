@@ -1,0 +1,334 @@
+/* The API boundary: every invalid value is refused with the right status and a message, and a
+ * refused call changes nothing. */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+static carom_world_id world;
+static carom_body_id body;
+
+static void setup(void) {
+    world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.position = carom_v2(1.0, 2.0);
+    body = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_circle circle = {{0.0, 0.0}, 0.5};
+    carom_create_circle_shape(body, &shape, &circle);
+    carom_clear_last_error();
+}
+
+static void teardown(void) { carom_destroy_world(world); }
+
+TestSuite(api, .init = setup, .fini = teardown);
+
+/* The body and world as they were after setup. */
+static void assert_unchanged(void) {
+    cr_assert_eq(carom_body_get_position(body).x, 1.0);
+    cr_assert_eq(carom_body_get_position(body).y, 2.0);
+    cr_assert_float_eq(carom_body_get_mass(body), CAROM_PI * 0.25, 1e-15);
+    carom_world_counters counters = carom_world_get_counters(world);
+    cr_assert_eq(counters.body_count, 1);
+    cr_assert_eq(counters.shape_count, 1);
+    cr_assert_eq(counters.step_count, 0);
+}
+
+static void assert_refused(carom_status got, carom_status expected, const char* fragment) {
+    cr_assert_eq(got, expected, "status %s, expected %s", carom_status_str(got),
+                 carom_status_str(expected));
+    cr_assert_eq(carom_last_status(), expected);
+    cr_assert_neq(strstr(carom_last_error(), fragment), NULL, "message '%s' should mention '%s'",
+                  carom_last_error(), fragment);
+    assert_unchanged();
+}
+
+static carom_status shape_status(carom_shape_id id) {
+    return CAROM_IS_NULL(id) ? carom_last_status() : CAROM_OK;
+}
+
+Test(api, world_def_not_from_the_default_constructor_is_refused) {
+    carom_world_def def;
+    memset(&def, 0, sizeof(def));
+    carom_world_id id = carom_create_world(&def);
+    cr_assert(CAROM_IS_NULL(id));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_INVALID_DEF);
+}
+
+Test(api, world_def_with_bad_numbers_is_refused) {
+    carom_world_def def;
+    def = carom_default_world_def();
+    def.gravity.y = NAN;
+    cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_NOT_FINITE);
+    def = carom_default_world_def();
+    def.substeps = 0;
+    cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    def = carom_default_world_def();
+    def.cell_size = -1.0;
+    cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    def = carom_default_world_def();
+    def.contact_hertz = INFINITY;
+    cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_NOT_FINITE);
+    def = carom_default_world_def();
+    def.restitution_threshold = -0.5;
+    cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert(CAROM_IS_NULL(carom_create_world(NULL)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_NULL_ARGUMENT);
+}
+
+Test(api, body_def_values_are_checked) {
+    carom_body_def def = carom_default_body_def();
+    def.position.x = NAN;
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    assert_refused(carom_last_status(), CAROM_ERROR_NOT_FINITE, "position");
+
+    def = carom_default_body_def();
+    def.angle = INFINITY;
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    assert_refused(carom_last_status(), CAROM_ERROR_NOT_FINITE, "angle");
+
+    def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.linear_damping = -1.0;
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    assert_refused(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE, "linear_damping");
+
+    def = carom_default_body_def();
+    def.type = (carom_body_type)7;
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    assert_refused(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE, "type");
+
+    def = carom_default_body_def();
+    def.linear_velocity = carom_v2(1.0, 0.0);
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    assert_refused(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE, "static");
+
+    def = carom_default_body_def();
+    def.internal_cookie = 0;
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    assert_refused(carom_last_status(), CAROM_ERROR_INVALID_DEF, "carom_default_body_def");
+}
+
+Test(api, circle_radius_must_be_positive_and_finite) {
+    carom_shape_def def = carom_default_shape_def();
+    carom_circle zero = {{0.0, 0.0}, 0.0};
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &zero)),
+                   CAROM_ERROR_OUT_OF_RANGE, "radius");
+    carom_circle negative = {{0.0, 0.0}, -1.0};
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &negative)),
+                   CAROM_ERROR_OUT_OF_RANGE, "radius");
+    carom_circle nan_radius = {{0.0, 0.0}, NAN};
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &nan_radius)),
+                   CAROM_ERROR_NOT_FINITE, "radius");
+    carom_circle inf_center = {{INFINITY, 0.0}, 1.0};
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &inf_center)),
+                   CAROM_ERROR_NOT_FINITE, "center");
+}
+
+Test(api, shape_materials_are_checked) {
+    carom_circle circle = {{0.0, 0.0}, 0.5};
+    carom_shape_def def = carom_default_shape_def();
+    def.density = -1.0;
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &circle)),
+                   CAROM_ERROR_OUT_OF_RANGE, "density");
+    def = carom_default_shape_def();
+    def.friction = -0.1;
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &circle)),
+                   CAROM_ERROR_OUT_OF_RANGE, "friction");
+    def = carom_default_shape_def();
+    def.restitution = 1.5;
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &circle)),
+                   CAROM_ERROR_OUT_OF_RANGE, "restitution");
+    def = carom_default_shape_def();
+    def.restitution = -0.01;
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &circle)),
+                   CAROM_ERROR_OUT_OF_RANGE, "restitution");
+    def = carom_default_shape_def();
+    def.friction = NAN;
+    assert_refused(shape_status(carom_create_circle_shape(body, &def, &circle)),
+                   CAROM_ERROR_NOT_FINITE, "friction");
+}
+
+Test(api, box_half_extents_must_be_positive) {
+    carom_shape_def def = carom_default_shape_def();
+    assert_refused(
+        shape_status(carom_create_box_shape(body, &def, 0.0, 1.0, carom_v2(0.0, 0.0), 0.0)),
+        CAROM_ERROR_OUT_OF_RANGE, "half width");
+    assert_refused(
+        shape_status(carom_create_box_shape(body, &def, 1.0, -2.0, carom_v2(0.0, 0.0), 0.0)),
+        CAROM_ERROR_OUT_OF_RANGE, "half height");
+    assert_refused(
+        shape_status(carom_create_box_shape(body, &def, 1.0, 1.0, carom_v2(0.0, 0.0), NAN)),
+        CAROM_ERROR_NOT_FINITE, "angle");
+}
+
+Test(api, hand_built_polygons_are_validated) {
+    carom_shape_def def = carom_default_shape_def();
+    carom_polygon polygon;
+    memset(&polygon, 0, sizeof(polygon));
+    polygon.count = 9;
+    assert_refused(shape_status(carom_create_polygon_shape(body, &def, &polygon)),
+                   CAROM_ERROR_TOO_MANY_VERTICES, "at most 8");
+    /* a chevron: concave */
+    carom_vec2 chevron[4] = {{0.0, 0.0}, {1.0, 1.0}, {0.0, 0.3}, {-1.0, 1.0}};
+    polygon.count = 4;
+    memcpy(polygon.vertices, chevron, sizeof(chevron));
+    assert_refused(shape_status(carom_create_polygon_shape(body, &def, &polygon)),
+                   CAROM_ERROR_INVALID_POLYGON, "convex");
+    carom_vec2 collinear[3] = {{0.0, 0.0}, {1.0, 0.0}, {2.0, 0.0}};
+    polygon.count = 3;
+    memcpy(polygon.vertices, collinear, sizeof(collinear));
+    assert_refused(shape_status(carom_create_polygon_shape(body, &def, &polygon)),
+                   CAROM_ERROR_INVALID_POLYGON, "collinear");
+    carom_vec2 duplicate[3] = {{0.0, 0.0}, {1.0, 0.0}, {1.0, 0.0}};
+    memcpy(polygon.vertices, duplicate, sizeof(duplicate));
+    assert_refused(shape_status(carom_create_polygon_shape(body, &def, &polygon)),
+                   CAROM_ERROR_INVALID_POLYGON, "same point");
+}
+
+Test(api, segment_needs_two_distinct_points) {
+    carom_shape_def def = carom_default_shape_def();
+    carom_segment segment = {{1.0, 1.0}, {1.0, 1.0}};
+    assert_refused(shape_status(carom_create_segment_shape(body, &def, &segment)),
+                   CAROM_ERROR_INVALID_POLYGON, "same point");
+}
+
+Test(api, dynamic_body_without_mass_cannot_be_stepped) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    carom_body_id empty = carom_create_body(world, &def);
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_NO_MASS);
+    cr_assert_neq(strstr(carom_last_error(), "no mass"), NULL);
+    cr_assert_eq(carom_world_get_counters(world).step_count, 0, "the refused step did nothing");
+    cr_assert_eq(carom_body_get_position(body).y, 2.0);
+
+    carom_shape_def weightless = carom_default_shape_def();
+    weightless.density = 0.0;
+    carom_create_box_shape(empty, &weightless, 1.0, 1.0, carom_v2(0.0, 0.0), 0.0);
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_NO_MASS,
+                 "a shape of zero density gives no mass");
+
+    carom_shape_def solid = carom_default_shape_def();
+    carom_shape_id shape = carom_create_box_shape(empty, &solid, 1.0, 1.0, carom_v2(0.0, 0.0), 0.0);
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+    carom_destroy_shape(shape);
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_NO_MASS,
+                 "destroying the only massive shape makes it massless again");
+    carom_destroy_body(empty);
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+}
+
+Test(api, step_dt_must_be_positive_and_finite) {
+    const double bad[] = {0.0, -1.0 / 60.0, NAN, INFINITY};
+    for (int i = 0; i < 4; ++i) {
+        carom_status status = carom_world_step(world, bad[i]);
+        cr_assert(status == CAROM_ERROR_OUT_OF_RANGE || status == CAROM_ERROR_NOT_FINITE,
+                  "dt %g accepted", bad[i]);
+        assert_unchanged();
+    }
+}
+
+Test(api, destroyed_body_id_is_refused_everywhere) {
+    carom_body_id stale = body;
+    cr_assert_eq(carom_destroy_body(stale), CAROM_OK);
+    cr_assert_not(carom_body_is_valid(stale));
+    cr_assert_eq(carom_destroy_body(stale), CAROM_ERROR_INVALID_ID);
+    carom_vec2 p = carom_body_get_position(stale);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_INVALID_ID);
+    cr_assert(p.x == 0.0 && p.y == 0.0);
+    cr_assert_eq(carom_body_set_linear_velocity(stale, carom_v2(1.0, 0.0)),
+                 CAROM_ERROR_INVALID_ID);
+    cr_assert_eq(carom_body_apply_force_to_center(stale, carom_v2(1.0, 0.0)),
+                 CAROM_ERROR_INVALID_ID);
+    carom_shape_def def = carom_default_shape_def();
+    carom_circle circle = {{0.0, 0.0}, 1.0};
+    cr_assert(CAROM_IS_NULL(carom_create_circle_shape(stale, &def, &circle)));
+    /* the slot is reused by a new body, and the old id still does not reach it */
+    carom_body_def body_def = carom_default_body_def();
+    carom_body_id fresh = carom_create_body(world, &body_def);
+    cr_assert_eq(fresh.index1, stale.index1, "slot reused");
+    cr_assert_not(carom_body_is_valid(stale));
+    cr_assert(carom_body_is_valid(fresh));
+    body = fresh; /* keep teardown simple */
+}
+
+Test(api, setters_refuse_bad_values_and_change_nothing) {
+    cr_assert_eq(carom_body_set_transform(body, carom_v2(NAN, 0.0), 0.0), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_body_set_transform(body, carom_v2(0.0, 0.0), INFINITY),
+                 CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_body_set_linear_velocity(body, carom_v2(0.0, NAN)), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_body_set_angular_velocity(body, INFINITY), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_body_apply_force(body, carom_v2(NAN, 0.0), carom_v2(0.0, 0.0)),
+                 CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_body_apply_linear_impulse(body, carom_v2(1.0, 0.0), carom_v2(NAN, 0.0)),
+                 CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_body_apply_torque(body, NAN), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_world_set_gravity(world, carom_v2(0.0, INFINITY)), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_world_set_substeps(world, 0), CAROM_ERROR_OUT_OF_RANGE);
+    assert_unchanged();
+    cr_assert_eq(carom_body_get_linear_velocity(body).x, 0.0);
+    cr_assert_eq(carom_body_get_angular_velocity(body), 0.0);
+    cr_assert_eq(carom_world_get_gravity(world).y, -10.0);
+    cr_assert_eq(carom_world_get_substeps(world), 4);
+    /* a step after all that refused input moves the body by gravity alone */
+    test_step(world, 1.0 / 60.0, 1);
+    cr_assert_eq(carom_body_get_linear_velocity(body).x, 0.0);
+    cr_assert_lt(carom_body_get_linear_velocity(body).y, 0.0);
+}
+
+Test(api, static_bodies_refuse_velocities) {
+    carom_body_def def = carom_default_body_def();
+    carom_body_id wall = carom_create_body(world, &def);
+    cr_assert_eq(carom_body_set_linear_velocity(wall, carom_v2(1.0, 0.0)), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(carom_body_set_angular_velocity(wall, 1.0), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(carom_body_get_linear_velocity(wall).x, 0.0);
+}
+
+Test(api, shape_setters_check_their_ranges) {
+    carom_shape_def def = carom_default_shape_def();
+    carom_shape_id shape = carom_create_box_shape(body, &def, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0);
+    cr_assert_eq(carom_shape_set_friction(shape, -1.0), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(carom_shape_set_restitution(shape, 2.0), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(carom_shape_set_density(shape, NAN), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_shape_get_friction(shape), 0.6);
+    cr_assert_eq(carom_shape_get_restitution(shape), 0.0);
+    cr_assert_eq(carom_shape_get_density(shape), 1.0);
+}
+
+Test(api, every_status_has_a_distinct_name) {
+    for (int i = 0; i < CAROM_STATUS_COUNT; ++i) {
+        const char* name = carom_status_str((carom_status)i);
+        cr_assert(name != NULL && name[0] != '\0');
+        for (int j = 0; j < i; ++j) {
+            cr_assert_str_neq(name, carom_status_str((carom_status)j));
+        }
+    }
+    cr_assert_str_eq(carom_status_str((carom_status)999), "unknown status");
+    cr_assert_str_eq(carom_status_str((carom_status)-1), "unknown status");
+}
+
+Test(api, at_most_max_worlds_exist_at_once) {
+    carom_world_def def = carom_default_world_def();
+    carom_world_id worlds[CAROM_MAX_WORLDS];
+    int made = 0;
+    for (; made < CAROM_MAX_WORLDS; ++made) {
+        worlds[made] = carom_create_world(&def);
+        if (CAROM_IS_NULL(worlds[made])) {
+            break;
+        }
+    }
+    cr_assert_eq(made, CAROM_MAX_WORLDS - 1, "setup's world plus %d more", made);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_TOO_MANY_WORLDS);
+    for (int i = 0; i < made; ++i) {
+        cr_assert_eq(carom_destroy_world(worlds[i]), CAROM_OK);
+        cr_assert_not(carom_world_is_valid(worlds[i]));
+    }
+    cr_assert_eq(carom_destroy_world(worlds[0]), CAROM_ERROR_INVALID_ID);
+}

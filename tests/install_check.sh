@@ -3,6 +3,11 @@
 # directory, compile a tiny program with `cc app.c $(pkg-config --cflags --libs carom)`, run it.
 set -eu
 build_root="$1"
+sanitize="${2:-none}"   # the build's b_sanitize option: the app must link the same runtimes
+sanitize_flags=""
+if [ "$sanitize" != "none" ] && [ -n "$sanitize" ]; then
+    sanitize_flags="-fsanitize=$sanitize"
+fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 meson install -C "$build_root" --no-rebuild --destdir "$scratch/root" --quiet
@@ -31,6 +36,6 @@ int main(void) {
 APP
 export PKG_CONFIG_PATH="$pcdir"
 export PKG_CONFIG_SYSROOT_DIR="$scratch/root"
-cc -std=c11 -Wall -Wextra -Werror "$scratch/app.c" -o "$scratch/app" $(pkg-config --cflags --libs carom) -lm
+cc -std=c11 -Wall -Wextra -Werror $sanitize_flags "$scratch/app.c" -o "$scratch/app" $(pkg-config --cflags --libs carom) -lm
 libdir=$(dirname "$(find "$scratch/root" -name "libcarom.so*" | head -n 1)")
 LD_LIBRARY_PATH="$libdir" "$scratch/app"

@@ -1,0 +1,153 @@
+/* The world: lifecycle, the fixed-step helper, and bit-for-bit repeatability. */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* FNV-1a over the exact bits of every body's pose and velocities. */
+static uint64_t hash_bodies(const carom_body_id* bodies, int count) {
+    uint64_t hash = 1469598103934665603ull;
+    for (int i = 0; i < count; ++i) {
+        carom_transform xf = carom_body_get_transform(bodies[i]);
+        carom_vec2 v = carom_body_get_linear_velocity(bodies[i]);
+        double values[7] = {xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y,
+                            carom_body_get_angular_velocity(bodies[i])};
+        const unsigned char* bytes = (const unsigned char*)values;
+        for (size_t b = 0; b < sizeof(values); ++b) {
+            hash = (hash ^ bytes[b]) * 1099511628211ull;
+        }
+    }
+    return hash;
+}
+
+/* A pile of mixed shapes falling into a box: many contacts, rotation, friction, restitution. */
+static uint64_t run_mixed_pile(int steps, double nudge) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def ground_def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(world, &ground_def);
+    carom_shape_def wall = carom_default_shape_def();
+    carom_create_box_shape(ground, &wall, 10.0, 0.5, carom_v2(0.0, -0.5), 0.0);
+    carom_create_box_shape(ground, &wall, 0.5, 10.0, carom_v2(-10.5, 10.0), 0.0);
+    carom_create_box_shape(ground, &wall, 0.5, 10.0, carom_v2(10.5, 10.0), 0.0);
+    carom_body_id bodies[120];
+    int n = 0;
+    for (int row = 0; row < 10; ++row) {
+        for (int i = 0; i < 12; ++i) {
+            carom_vec2 p = {-8.0 + 1.4 * i + 0.1 * (row % 3), 1.0 + 1.3 * row};
+            if (n == 0) {
+                p.x += nudge;
+            }
+            if ((row + i) % 3 == 0) {
+                bodies[n] = test_make_ball(world, p, 0.5, carom_v2(0.3 * i - 1.0, 0.0), 0.4, 0.3);
+            } else if ((row + i) % 3 == 1) {
+                bodies[n] = test_make_box(world, p, 0.5, 0.3, 0.1 * i, 0.6, 0.1);
+            } else {
+                carom_body_def def = carom_default_body_def();
+                def.type = CAROM_BODY_DYNAMIC;
+                def.position = p;
+                def.angular_velocity = 1.0 - 0.2 * row;
+                bodies[n] = carom_create_body(world, &def);
+                carom_vec2 points[5] = {{0.5, 0.0}, {0.15, 0.47}, {-0.4, 0.29}, {-0.4, -0.29},
+                                        {0.15, -0.47}};
+                carom_polygon pentagon;
+                cr_assert_eq(carom_make_polygon(points, 5, &pentagon), CAROM_OK);
+                carom_shape_def shape = carom_default_shape_def();
+                carom_create_polygon_shape(bodies[n], &shape, &pentagon);
+            }
+            ++n;
+        }
+    }
+    test_step(world, 1.0 / 60.0, steps);
+    uint64_t hash = hash_bodies(bodies, n);
+    carom_destroy_world(world);
+    return hash;
+}
+
+Test(world, same_calls_give_the_same_bits) {
+    uint64_t first = run_mixed_pile(300, 0.0);
+    uint64_t second = run_mixed_pile(300, 0.0);
+    cr_assert_eq(first, second, "%016llx vs %016llx", (unsigned long long)first,
+                 (unsigned long long)second);
+}
+
+Test(world, one_ulp_of_difference_in_one_body_changes_the_result) {
+    uint64_t first = run_mixed_pile(300, 0.0);
+    uint64_t nudged = run_mixed_pile(300, nextafter(-8.0, 0.0) - (-8.0));
+    cr_assert_neq(first, nudged, "the hash sees a one-ulp change");
+}
+
+Test(world, fixed_stepper_runs_whole_steps_and_reports_the_remainder) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_fixed_stepper stepper;
+    cr_assert_eq(carom_make_fixed_stepper(0.01, 5, &stepper), CAROM_OK);
+    int steps = -1;
+    double alpha = -1.0;
+    cr_assert_eq(carom_world_advance(world, &stepper, 0.025, &steps, &alpha), CAROM_OK);
+    cr_assert_eq(steps, 2);
+    cr_assert_float_eq(alpha, 0.5, 1e-9);
+    cr_assert_eq(carom_world_advance(world, &stepper, 0.006, &steps, &alpha), CAROM_OK);
+    cr_assert_eq(steps, 1);
+    cr_assert_float_eq(alpha, 0.1, 1e-9);
+    cr_assert_eq(carom_world_get_counters(world).step_count, 3);
+    carom_destroy_world(world);
+}
+
+Test(world, fixed_stepper_drops_time_it_cannot_catch_up) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_fixed_stepper stepper;
+    cr_assert_eq(carom_make_fixed_stepper(0.01, 4, &stepper), CAROM_OK);
+    int steps = 0;
+    double alpha = 0.0;
+    cr_assert_eq(carom_world_advance(world, &stepper, 1.0035, &steps, &alpha), CAROM_OK);
+    cr_assert_eq(steps, 4, "no more than max_steps_per_frame");
+    cr_assert_float_eq(stepper.dropped_time, 0.96, 1e-9);
+    cr_assert_float_eq(alpha, 0.35, 1e-6);
+    cr_assert_eq(carom_world_advance(world, &stepper, -1.0, &steps, &alpha),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(carom_make_fixed_stepper(0.0, 4, &stepper), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(carom_make_fixed_stepper(0.01, 0, &stepper), CAROM_ERROR_OUT_OF_RANGE);
+    carom_destroy_world(world);
+}
+
+Test(world, gravity_and_substeps_can_be_changed_between_steps) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_id ball = test_make_ball(world, carom_v2(0.0, 0.0), 0.5, carom_v2(0.0, 0.0), 0.0,
+                                        0.0);
+    cr_assert_eq(carom_world_set_gravity(world, carom_v2(3.0, 0.0)), CAROM_OK);
+    cr_assert_eq(carom_world_set_substeps(world, 8), CAROM_OK);
+    test_step(world, 0.5, 2);
+    cr_assert_float_eq(carom_body_get_linear_velocity(ball).x, 3.0, 1e-12);
+    cr_assert_eq(carom_body_get_linear_velocity(ball).y, 0.0);
+    carom_destroy_world(world);
+}
+
+Test(world, free_fall_matches_semi_implicit_euler) {
+    /* v_n = g n h, x_n = g h^2 n (n + 1) / 2 with h the substep */
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_id ball = test_make_ball(world, carom_v2(0.0, 0.0), 0.5, carom_v2(0.0, 0.0), 0.0,
+                                        0.0);
+    test_step(world, 0.01, 100);
+    double h = 0.0025;
+    double n = 400.0;
+    cr_assert_float_eq(carom_body_get_linear_velocity(ball).y, -10.0 * n * h, 1e-9);
+    cr_assert_float_eq(carom_body_get_position(ball).y, -10.0 * h * h * n * (n + 1.0) / 2.0, 1e-9);
+    carom_destroy_world(world);
+}
+
+Test(world, destroying_a_world_invalidates_its_bodies_and_shapes) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_id ball = test_make_ball(world, carom_v2(0.0, 0.0), 0.5, carom_v2(0.0, 0.0), 0.0,
+                                        0.0);
+    carom_world_id again = world;
+    cr_assert_eq(carom_destroy_world(world), CAROM_OK);
+    cr_assert_not(carom_body_is_valid(ball));
+    cr_assert_eq(carom_world_step(again, 0.01), CAROM_ERROR_INVALID_ID);
+    /* a new world in the same slot does not revive the old ids */
+    carom_world_id fresh = test_make_world(carom_v2(0.0, -10.0));
+    cr_assert_eq(fresh.index1, world.index1);
+    cr_assert_not(carom_body_is_valid(ball));
+    cr_assert_not(carom_world_is_valid(world));
+    carom_destroy_world(fresh);
+}

@@ -2,7 +2,7 @@
  *
  * Each shape has a proxy holding its fattened bounding box (the tight box plus
  * CAROM_AABB_MARGIN, so small motions do not touch the grid). A proxy is listed in every grid
- * cell its fat box covers. Cells live in an stb_ds hash map keyed by their integer coordinates,
+ * cell its fat box covers. Cells live in a hash map keyed by their integer coordinates,
  * so the world has no bounds and empty space costs nothing. A proxy covering more than
  * CAROM_LARGE_PROXY_CELLS cells (ground, long track walls) goes on a short list of its own
  * instead, checked against every moving proxy, rather than filling thousands of cells.
@@ -39,7 +39,7 @@ void carom_broad_phase_destroy(carom_broad_phase* bp) {
         arrfree(bp->cells[i].proxies);
     }
     arrfree(bp->cells);
-    hmfree(bp->cell_map);
+    carom_hash_map_destroy(&bp->cell_map);
     arrfree(bp->proxies);
     arrfree(bp->large_proxies);
     arrfree(bp->moved);
@@ -101,8 +101,8 @@ static int grid_coordinate(const carom_broad_phase* bp, double x) {
 static uint64_t cell_key(int x, int y) { return ((uint64_t)(uint32_t)x << 32) | (uint32_t)y; }
 
 static carom_grid_cell* find_cell(carom_broad_phase* bp, int x, int y) {
-    ptrdiff_t slot = hmgeti(bp->cell_map, cell_key(x, y));
-    return slot >= 0 ? &bp->cells[bp->cell_map[slot].value] : NULL;
+    int index = carom_hash_map_get(&bp->cell_map, cell_key(x, y));
+    return index >= 0 ? &bp->cells[index] : NULL;
 }
 
 static carom_grid_cell* find_or_add_cell(carom_broad_phase* bp, int x, int y) {
@@ -110,7 +110,7 @@ static carom_grid_cell* find_or_add_cell(carom_broad_phase* bp, int x, int y) {
     if (cell == NULL) {
         carom_grid_cell blank = {NULL};
         arrput(bp->cells, blank);
-        hmput(bp->cell_map, cell_key(x, y), (int)arrlen(bp->cells) - 1);
+        carom_hash_map_set(&bp->cell_map, cell_key(x, y), (int)arrlen(bp->cells) - 1);
         cell = &arrlast(bp->cells);
     }
     return cell;
@@ -199,7 +199,7 @@ static void add_candidate(carom_world* world, int shape, int other) {
         return;
     }
     uint64_t key = carom_pair_key(shape, other);
-    if (hmgeti(world->pair_map, key) < 0) {
+    if (carom_hash_map_get(&world->pair_map, key) < 0) {
         arrput(bp->candidate_pairs, key);
     }
 }
@@ -277,7 +277,9 @@ void carom_broad_phase_update_pairs(carom_world* world) {
 
     uint64_t* keys = bp->candidate_pairs;
     int count = (int)arrlen(keys);
-    qsort(keys, (size_t)count, sizeof(uint64_t), compare_keys);
+    if (count > 1) {
+        qsort(keys, (size_t)count, sizeof(uint64_t), compare_keys);
+    }
     for (int i = 0; i < count; ++i) {
         if (i > 0 && keys[i] == keys[i - 1]) {
             continue;

@@ -5,6 +5,8 @@
 
 #include "carom/carom.h"
 
+#include "hash_map.h"
+
 #include <stdbool.h>
 
 typedef struct carom_world carom_world;
@@ -29,16 +31,11 @@ typedef struct carom_grid_cell {
     int* proxies; /* stb_ds array of proxy (shape) ids */
 } carom_grid_cell;
 
-typedef struct carom_cell_entry {
-    uint64_t key;
-    int value;
-} carom_cell_entry;
-
 typedef struct carom_broad_phase {
     double cell_size; /* 0 until chosen */
     double inv_cell_size;
     carom_proxy* proxies;        /* indexed by shape id */
-    carom_cell_entry* cell_map;  /* stb_ds hash map: cell key -> index in cells */
+    carom_hash_map cell_map;     /* cell key -> index in cells */
     carom_grid_cell* cells;      /* stb_ds array */
     int* large_proxies;          /* stb_ds array of shape ids */
     int* moved;                  /* stb_ds array of shape ids moved since the last pair update */

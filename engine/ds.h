@@ -4,8 +4,8 @@
  * - Its external symbols are renamed with a carom_ prefix, so an application that also compiles
  *   stb_ds into itself links without duplicate symbols.
  * - Its hash-map macros use typeof, which strict C11 lacks; __typeof__ is the same operator.
- * Never iterate a hash map: bucket order is not part of carom's deterministic behaviour. Maps
- * only answer lookups; anything iterated lives in an ordered array. */
+ * carom uses only the dynamic arrays: its hash maps are its own (hash_map.h), because stb_ds's
+ * hash of 4- and 8-byte keys has undefined behaviour that UBSan reports. */
 #ifndef CAROM_DS_H
 #define CAROM_DS_H
 

@@ -77,13 +77,13 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
     contact->edges[1].body = world->shapes[shape_b].body;
     link_edge(world, contact, 0);
     link_edge(world, contact, 1);
-    hmput(world->pair_map, contact->pair_key, id);
+    carom_hash_map_set(&world->pair_map, contact->pair_key, id);
 }
 
 void carom_destroy_contact(carom_world* world, int contact_id) {
     carom_contact* contact = &world->contacts[contact_id];
     CAROM_ASSERT(contact->id == contact_id);
-    (void)hmdel(world->pair_map, contact->pair_key);
+    carom_hash_map_remove(&world->pair_map, contact->pair_key);
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
     contact->id = -1;

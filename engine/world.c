@@ -150,7 +150,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->bodies);
     arrfree(world->shapes);
     arrfree(world->contacts);
-    hmfree(world->pair_map);
+    carom_hash_map_destroy(&world->pair_map);
     arrfree(world->contacts_to_destroy);
     carom_id_pool_destroy(&world->body_pool);
     carom_id_pool_destroy(&world->shape_pool);

@@ -6,17 +6,13 @@
 
 #include "body.h"
 #include "broad_phase.h"
+#include "hash_map.h"
 #include "id_pool.h"
 #include "narrow_phase.h"
 #include "shape.h"
 #include "solver.h"
 
 #include <stdbool.h>
-
-typedef struct carom_pair_entry {
-    uint64_t key;
-    int value; /* contact id */
-} carom_pair_entry;
 
 struct carom_world {
     uint16_t index;
@@ -29,7 +25,7 @@ struct carom_world {
     carom_id_pool shape_pool;
     carom_contact* contacts; /* stb_ds array indexed by contact id */
     carom_id_pool contact_pool;
-    carom_pair_entry* pair_map; /* stb_ds hash map: pair key -> contact id (lookups only) */
+    carom_hash_map pair_map;    /* pair key -> contact id (lookups only) */
     int* contacts_to_destroy;   /* scratch */
 
     carom_broad_phase broad_phase;

@@ -1,0 +1,94 @@
+/* Hash map: see hash_map.h. Deletion shifts later entries of the probe run back, so there are no
+ * tombstones and lookups stay short however many pairs come and go. */
+#include "core.h"
+
+#include "hash_map.h"
+
+/* SplitMix64's finaliser: every key bit affects every slot bit. Unsigned arithmetic only. */
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+void carom_hash_map_destroy(carom_hash_map* map) {
+    carom_free(map->keys);
+    carom_free(map->values);
+    map->keys = NULL;
+    map->values = NULL;
+    map->capacity = 0;
+    map->count = 0;
+}
+
+static int find_slot(const carom_hash_map* map, uint64_t key) {
+    uint64_t mask = (uint64_t)map->capacity - 1;
+    uint64_t slot = mix(key) & mask;
+    while (map->values[slot] >= 0 && map->keys[slot] != key) {
+        slot = (slot + 1) & mask;
+    }
+    return (int)slot;
+}
+
+int carom_hash_map_get(const carom_hash_map* map, uint64_t key) {
+    if (map->capacity == 0) {
+        return -1;
+    }
+    return map->values[find_slot(map, key)];
+}
+
+static void grow(carom_hash_map* map) {
+    carom_hash_map bigger;
+    bigger.capacity = map->capacity == 0 ? 64 : 2 * map->capacity;
+    bigger.count = 0;
+    bigger.keys = carom_alloc(sizeof(uint64_t) * (size_t)bigger.capacity);
+    bigger.values = carom_alloc(sizeof(int) * (size_t)bigger.capacity);
+    for (int i = 0; i < bigger.capacity; ++i) {
+        bigger.values[i] = -1;
+    }
+    for (int i = 0; i < map->capacity; ++i) {
+        if (map->values[i] >= 0) {
+            carom_hash_map_set(&bigger, map->keys[i], map->values[i]);
+        }
+    }
+    carom_hash_map_destroy(map);
+    *map = bigger;
+}
+
+void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value) {
+    CAROM_ASSERT(value >= 0);
+    if (2 * (map->count + 1) > map->capacity) {
+        grow(map);
+    }
+    int slot = find_slot(map, key);
+    if (map->values[slot] < 0) {
+        map->keys[slot] = key;
+        map->count += 1;
+    }
+    map->values[slot] = value;
+}
+
+void carom_hash_map_remove(carom_hash_map* map, uint64_t key) {
+    if (map->capacity == 0) {
+        return;
+    }
+    uint64_t mask = (uint64_t)map->capacity - 1;
+    uint64_t hole = (uint64_t)find_slot(map, key);
+    if (map->values[hole] < 0) {
+        return;
+    }
+    map->values[hole] = -1;
+    map->count -= 1;
+    /* Move back any later entry of the run whose home slot is not between the hole and it. */
+    for (uint64_t next = (hole + 1) & mask; map->values[next] >= 0; next = (next + 1) & mask) {
+        uint64_t home = mix(map->keys[next]) & mask;
+        if (((next - home) & mask) >= ((next - hole) & mask)) {
+            map->keys[hole] = map->keys[next];
+            map->values[hole] = map->values[next];
+            map->values[next] = -1;
+            hole = next;
+        }
+    }
+}

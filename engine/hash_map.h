@@ -1,0 +1,27 @@
+/* A hash map from 64-bit keys to non-negative ints: open addressing with linear probing.
+ *
+ * Why not stb_ds's hm* maps: its hash of 4- and 8-byte keys shifts bytes into the sign bit of
+ * an int (undefined behaviour that UBSan reports on every lookup), and a map of our own lets the
+ * key space be all 64 bits (cell coordinates use every bit) with no reserved key.
+ * Used for lookups only: nothing in carom iterates a map, so slot order never reaches results. */
+#ifndef CAROM_HASH_MAP_H
+#define CAROM_HASH_MAP_H
+
+#include <stdint.h>
+
+typedef struct carom_hash_map {
+    uint64_t* keys;
+    int* values;  /* -1 marks an empty slot */
+    int capacity; /* a power of two, or 0 before the first insertion */
+    int count;
+} carom_hash_map;
+
+void carom_hash_map_destroy(carom_hash_map* map);
+/* The value stored for key, or -1. */
+int carom_hash_map_get(const carom_hash_map* map, uint64_t key);
+/* Insert or overwrite; value must be >= 0. */
+void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value);
+/* Remove key if present. */
+void carom_hash_map_remove(carom_hash_map* map, uint64_t key);
+
+#endif

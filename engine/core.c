@@ -106,6 +106,11 @@ carom_status carom_check_finite(double value, const char* what) {
         return carom_fail(CAROM_ERROR_NOT_FINITE, "%s is %g: it must be a finite number", what,
                           value);
     }
+    if (fabs(value) > CAROM_MAX_MAGNITUDE) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "%s is %g: magnitudes above %g are refused, they overflow in a step",
+                          what, value, CAROM_MAX_MAGNITUDE);
+    }
     return CAROM_OK;
 }
 
@@ -113,6 +118,12 @@ carom_status carom_check_finite_vec2(double x, double y, const char* what) {
     if (!isfinite(x) || !isfinite(y)) {
         return carom_fail(CAROM_ERROR_NOT_FINITE, "%s is (%g, %g): both must be finite numbers",
                           what, x, y);
+    }
+    if (fabs(x) > CAROM_MAX_MAGNITUDE || fabs(y) > CAROM_MAX_MAGNITUDE) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "%s is (%g, %g): magnitudes above %g are refused, they overflow in a "
+                          "step",
+                          what, x, y, CAROM_MAX_MAGNITUDE);
     }
     return CAROM_OK;
 }

@@ -11,6 +11,7 @@
 #include "carom/collision.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static carom_status check_points(const carom_vec2* points, int count) {
@@ -28,10 +29,11 @@ static carom_status check_points(const carom_vec2* points, int count) {
                           "polygon has %d vertices: it needs at least 3", count);
     }
     for (int i = 0; i < count; ++i) {
-        if (!carom_vec2_is_finite(points[i])) {
-            return carom_fail(CAROM_ERROR_NOT_FINITE,
-                              "polygon vertex %d is (%g, %g): both coordinates must be finite", i,
-                              points[i].x, points[i].y);
+        char what[32];
+        snprintf(what, sizeof(what), "polygon vertex %d", i);
+        carom_status status = carom_check_finite_vec2(points[i].x, points[i].y, what);
+        if (status != CAROM_OK) {
+            return status;
         }
     }
     const double tolerance_squared = CAROM_POLYGON_WELD_TOLERANCE * CAROM_POLYGON_WELD_TOLERANCE;

@@ -332,3 +332,23 @@ Test(api, at_most_max_worlds_exist_at_once) {
     }
     cr_assert_eq(carom_destroy_world(worlds[0]), CAROM_ERROR_INVALID_ID);
 }
+
+Test(api, numbers_too_large_to_step_safely_are_refused) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.linear_velocity = carom_v2(1e300, 0.0);
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    assert_refused(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE, "linear_velocity");
+    carom_shape_def shape = carom_default_shape_def();
+    carom_circle huge = {{0.0, 0.0}, 1e200};
+    assert_refused(shape_status(carom_create_circle_shape(body, &shape, &huge)),
+                   CAROM_ERROR_OUT_OF_RANGE, "radius");
+    shape.density = 1e300;
+    carom_circle circle = {{0.0, 0.0}, 1.0};
+    assert_refused(shape_status(carom_create_circle_shape(body, &shape, &circle)),
+                   CAROM_ERROR_OUT_OF_RANGE, "density");
+    cr_assert_eq(carom_body_apply_force_to_center(body, carom_v2(0.0, -1e13)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(carom_body_set_transform(body, carom_v2(2e12, 0.0), 0.0), CAROM_ERROR_OUT_OF_RANGE);
+    assert_unchanged();
+}

@@ -151,3 +151,58 @@ Test(world, destroying_a_world_invalidates_its_bodies_and_shapes) {
     cr_assert_not(carom_world_is_valid(world));
     carom_destroy_world(fresh);
 }
+
+/* xorshift64: a fixed-seed generator, so the scene is the same on every run */
+static uint64_t rng_state;
+static double random_unit(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+static double random_range(double lo, double hi) { return lo + (hi - lo) * random_unit(); }
+
+Test(world, extreme_but_valid_input_never_puts_nan_in_the_world) {
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+        rng_state = seed * 0x9e3779b97f4a7c15ull;
+        carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+        test_make_ground(world, 0.0, 0.6, 0.0);
+        carom_body_id bodies[80];
+        for (int i = 0; i < 80; ++i) {
+            carom_body_def def = carom_default_body_def();
+            def.type = i % 7 == 0 ? CAROM_BODY_KINEMATIC : CAROM_BODY_DYNAMIC;
+            def.position = carom_v2(random_range(-5.0, 5.0), random_range(0.0, 6.0));
+            def.angle = random_range(-10.0, 10.0);
+            def.linear_velocity = carom_v2(random_range(-300.0, 300.0), random_range(-300.0, 300.0));
+            def.angular_velocity = random_range(-200.0, 200.0);
+            bodies[i] = carom_create_body(world, &def);
+            carom_shape_def shape = carom_default_shape_def();
+            shape.density = pow(10.0, random_range(-3.0, 4.0)); /* mass ratios up to 1e7 */
+            shape.friction = random_range(0.0, 2.0);
+            shape.restitution = random_unit();
+            double size = pow(10.0, random_range(-2.0, 0.3));
+            if (i % 3 == 0) {
+                carom_circle circle = {{random_range(-0.1, 0.1), 0.0}, size};
+                carom_create_circle_shape(bodies[i], &shape, &circle);
+            } else {
+                carom_create_box_shape(bodies[i], &shape, size, size * random_range(0.05, 1.0),
+                                       carom_v2(0.0, 0.0), random_unit());
+            }
+        }
+        for (int step = 0; step < 240; ++step) {
+            test_step(world, 1.0 / 60.0, 1);
+            for (int i = 0; i < 80; ++i) {
+                carom_transform xf = carom_body_get_transform(bodies[i]);
+                carom_vec2 v = carom_body_get_linear_velocity(bodies[i]);
+                cr_assert(isfinite(xf.p.x) && isfinite(xf.p.y) && isfinite(xf.q.c) &&
+                              isfinite(xf.q.s) && isfinite(v.x) && isfinite(v.y) &&
+                              isfinite(carom_body_get_angular_velocity(bodies[i])),
+                          "seed %llu body %d not finite at step %d", (unsigned long long)seed, i,
+                          step);
+                cr_assert_float_eq(xf.q.c * xf.q.c + xf.q.s * xf.q.s, 1.0, 1e-12,
+                                   "rotation stays unit length");
+            }
+        }
+        carom_destroy_world(world);
+    }
+}

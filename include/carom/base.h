@@ -51,6 +51,11 @@ typedef enum carom_status {
         CAROM_STATUS_COUNT
 } carom_status;
 
+/* The largest magnitude any number passed to carom may have (positions in m, velocities in m/s,
+ * sizes, densities, forces...). Larger finite values are refused with CAROM_ERROR_OUT_OF_RANGE
+ * rather than left to overflow to infinity inside a step. */
+#define CAROM_MAX_MAGNITUDE 1e12
+
 /* A short fixed description of a status code. Never NULL; unknown codes give "unknown status". */
 CAROM_API const char* carom_status_str(carom_status status);
 

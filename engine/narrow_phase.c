@@ -10,9 +10,11 @@
  * calls. Each contact is linked into both bodies' contact lists, so destroying a body or shape
  * finds its contacts without a search.
  *
- * Shape order inside a contact: circle-circle, polygon-circle and polygon-polygon are the three
+ * Shape order inside a contact: circle-circle, polygon-circle and polygon-polygon are the basic
  * tests (a segment is a two-vertex polygon), so a circle is always shape B unless both are
- * circles; otherwise the lower shape id is A. The normal points from A to B. */
+ * circles; a chain segment is always A, because its tests correct the segment's result from A's
+ * side; otherwise the lower shape id is A. The normal points from A to B. Sensor contacts are
+ * tracked like the others but never reach the solver. */
 #include "core.h"
 
 #include "ds.h"
@@ -55,8 +57,11 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
         shape_a = shape_b;
         shape_b = swap;
     }
-    if (world->shapes[shape_a].type == CAROM_SHAPE_CIRCLE &&
-        world->shapes[shape_b].type != CAROM_SHAPE_CIRCLE) {
+    carom_shape_type type_a = world->shapes[shape_a].type;
+    carom_shape_type type_b = world->shapes[shape_b].type;
+    bool b_first = (type_a == CAROM_SHAPE_CIRCLE && type_b != CAROM_SHAPE_CIRCLE) ||
+                   (type_b == CAROM_SHAPE_CHAIN_SEGMENT && type_a != CAROM_SHAPE_CHAIN_SEGMENT);
+    if (b_first) {
         int swap = shape_a;
         shape_a = shape_b;
         shape_b = swap;
@@ -73,6 +78,7 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
     contact->shape_a = shape_a;
     contact->shape_b = shape_b;
     contact->pair_key = carom_pair_key(shape_a, shape_b);
+    contact->is_sensor = world->shapes[shape_a].is_sensor || world->shapes[shape_b].is_sensor;
     contact->edges[0].body = world->shapes[shape_a].body;
     contact->edges[1].body = world->shapes[shape_b].body;
     link_edge(world, contact, 0);
@@ -93,6 +99,14 @@ void carom_destroy_contact(carom_world* world, int contact_id) {
 static carom_manifold compute_manifold(const carom_shape* a, carom_transform xfa,
                                        const carom_shape* b, carom_transform xfb,
                                        double speculative_distance) {
+    if (a->type == CAROM_SHAPE_CHAIN_SEGMENT && b->type == CAROM_SHAPE_CIRCLE) {
+        return carom_collide_chain_segment_and_circle(&a->chain, xfa, &b->circle, xfb,
+                                                      speculative_distance);
+    }
+    if (a->type == CAROM_SHAPE_CHAIN_SEGMENT && b->type != CAROM_SHAPE_CHAIN_SEGMENT) {
+        return carom_collide_chain_segment_and_polygon(&a->chain, xfa, &b->polygon, xfb,
+                                                       speculative_distance);
+    }
     if (a->type == CAROM_SHAPE_CIRCLE) {
         return carom_collide_circles(&a->circle, xfa, &b->circle, xfb, speculative_distance);
     }

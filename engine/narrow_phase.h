@@ -35,6 +35,7 @@ typedef struct carom_contact {
     int point_count;
     double friction;    /* sqrt(friction_a * friction_b) */
     double restitution; /* max(restitution_a, restitution_b) */
+    bool is_sensor;     /* either shape is a sensor: overlap only, no push */
 } carom_contact;
 
 /* Create the contact for a new pair (shape ids in any order). */

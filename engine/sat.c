@@ -22,6 +22,7 @@
 #include "sat.h"
 
 #include <float.h>
+#include <math.h>
 
 static carom_manifold empty_manifold(void) {
     carom_manifold manifold = {{0.0, 0.0}, {{{0.0, 0.0}, 0.0, 0}, {{0.0, 0.0}, 0.0, 0}}, 0};
@@ -91,12 +92,15 @@ carom_manifold carom_collide_polygon_and_circle(const carom_polygon* a, carom_tr
     carom_vec2 normal;
     carom_vec2 closest; /* on the polygon's surface */
     double separation;
-    if (face_separation > 0.0 && (u1 < 0.0 || u2 < 0.0)) {
-        /* Vertex region: the center projects beyond the face, so the nearest feature is a
-         * vertex and the axis runs from it to the center. */
-        closest = u1 < 0.0 ? v1 : v2;
+    carom_vec2 vertex = u1 < 0.0 ? v1 : v2;
+    double vertex_distance = carom_distance(center, vertex);
+    if (face_separation >= 0.0 && (u1 < 0.0 || u2 < 0.0) && vertex_distance > 0.0) {
+        /* Vertex region: the center is outside (or, for a segment, on its line) and projects
+         * beyond the face, so the nearest feature is a vertex and the axis runs from it to the
+         * center. */
+        closest = vertex;
         carom_vec2 offset = carom_sub(center, closest);
-        double distance = carom_length(offset);
+        double distance = vertex_distance;
         separation = distance - radius;
         if (separation > speculative_distance) {
             return manifold;
@@ -225,6 +229,201 @@ carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xf
         mp->separation = separation;
         mp->id = ((uint32_t)flip << 24) | ((uint32_t)reference_edge << 16) |
                  ((uint32_t)incident_edge << 8) | (uint32_t)k;
+    }
+    manifold_to_world(&manifold, xfa);
+    return manifold;
+}
+
+/* ---- Chain segments ------------------------------------------------------------------------
+ *
+ * Two segments meeting at a flat joint make a seam that a box sliding along must not feel, yet
+ * the box's corner dipping a hair below the next segment gives that segment's separating-axis
+ * test a sideways normal (the box's own side face), which stops the box dead: the classic
+ * "ghost collision". Each chain segment knows its neighbours' far ends (ghost vertices), so it
+ * can tell whether a contact near one of its ends is against a real corner:
+ * - a joint that is flat or concave as seen from the other shape's side has no corner to hit,
+ *   so only the segment's face normal is allowed there;
+ * - a convex joint is a real corner: normals between the two segments' face normals are
+ *   legitimate, and normals beyond the neighbour's face normal belong to the neighbour.
+ * The tests below run the ordinary two-sided segment test first and correct its result. */
+
+/* Tolerance on the sine of the turn angle under which a joint counts as flat. */
+#define CHAIN_FLAT_TOLERANCE 1e-6
+
+/* The segment face on the side of `toward` (a point or direction), in segment frame. */
+static carom_vec2 side_normal(carom_vec2 edge_direction, carom_vec2 toward) {
+    carom_vec2 right = carom_right_perp(edge_direction);
+    return carom_dot(right, toward) >= 0.0 ? right : carom_neg(right);
+}
+
+typedef enum joint_verdict { JOINT_KEEP, JOINT_USE_FACE, JOINT_DROP } joint_verdict;
+
+/* Judge a manifold normal (pointing from this segment to B) found near the joint shared with a
+ * neighbour. The two segments, as rays from the joint, split the plane into a sector narrower
+ * than a half turn and a wider one. B in the narrow sector sits in a valley: there is no corner
+ * to hit, so only face normals are right. B in the wide sector faces a convex corner: normals
+ * between the two faces that look into the wide sector are right, and any other normal is the
+ * neighbour's business. A flat joint is a seam: face normals only. */
+static joint_verdict judge_joint(carom_vec2 joint, carom_vec2 ghost, carom_vec2 other_end,
+                                 carom_vec2 b_center, carom_vec2 normal) {
+    carom_vec2 along_this = carom_normalize(carom_sub(other_end, joint));
+    carom_vec2 along_neighbour = carom_normalize(carom_sub(ghost, joint));
+    double turn = carom_cross(along_this, along_neighbour);
+    double facing = carom_dot(along_this, along_neighbour);
+    if (fabs(turn) <= CHAIN_FLAT_TOLERANCE) {
+        return facing < 0.0 ? JOINT_USE_FACE : JOINT_KEEP; /* seam; or a fold back: leave it */
+    }
+    carom_vec2 c = carom_sub(b_center, joint);
+    double side_this = carom_cross(along_this, c);
+    double side_neighbour = carom_cross(c, along_neighbour);
+    bool in_valley = turn > 0.0 ? (side_this > 0.0 && side_neighbour > 0.0)
+                                : (side_this < 0.0 && side_neighbour < 0.0);
+    if (in_valley) {
+        return JOINT_USE_FACE;
+    }
+    carom_vec2 this_normal = side_normal(along_this, carom_neg(along_neighbour));
+    carom_vec2 neighbour_normal = side_normal(along_neighbour, carom_neg(along_this));
+    double cone = carom_cross(this_normal, neighbour_normal);
+    double from_this = carom_cross(this_normal, normal);
+    double to_neighbour = carom_cross(normal, neighbour_normal);
+    const double slack = 1e-12;
+    bool inside = cone >= 0.0 ? (from_this >= -slack && to_neighbour >= -slack)
+                              : (from_this <= slack && to_neighbour <= slack);
+    return inside ? JOINT_KEEP : JOINT_DROP;
+}
+
+/* Decide what to do with a manifold computed against the bare segment (segment frame). */
+static joint_verdict judge_chain_manifold(const carom_chain_segment* chain,
+                                          const carom_manifold* manifold, carom_vec2 b_center) {
+    carom_vec2 edge = carom_sub(chain->point2, chain->point1);
+    double length = carom_length(edge);
+    carom_vec2 direction = carom_scale(1.0 / length, edge);
+    carom_vec2 face_normal = side_normal(direction, carom_sub(b_center, chain->point1));
+    /* Which end is the contact nearest? */
+    double along = 0.0;
+    for (int i = 0; i < manifold->point_count; ++i) {
+        along += carom_dot(carom_sub(manifold->points[i].point, chain->point1), direction);
+    }
+    along /= manifold->point_count;
+    bool near_first = along < 0.5 * length;
+    bool has_neighbour = near_first ? chain->has_ghost1 : chain->has_ghost2;
+    if (!has_neighbour) {
+        return JOINT_KEEP;
+    }
+    carom_vec2 joint = near_first ? chain->point1 : chain->point2;
+    carom_vec2 ghost = near_first ? chain->ghost1 : chain->ghost2;
+    carom_vec2 other_end = near_first ? chain->point2 : chain->point1;
+    joint_verdict verdict = judge_joint(joint, ghost, other_end, b_center, manifold->normal);
+    if (verdict == JOINT_USE_FACE && carom_dot(manifold->normal, face_normal) > 1.0 - 1e-12) {
+        verdict = JOINT_KEEP; /* already the face normal */
+    }
+    return verdict;
+}
+
+static carom_polygon chain_segment_polygon(const carom_chain_segment* chain) {
+    carom_segment segment = {chain->point1, chain->point2};
+    return carom_make_segment_polygon(&segment);
+}
+
+/* Polygon contact against the segment's face on B's side only (segment frame, B local). */
+static carom_manifold collide_face_and_polygon(const carom_chain_segment* chain,
+                                               const carom_polygon* local_b,
+                                               double speculative_distance) {
+    carom_manifold manifold = empty_manifold();
+    carom_vec2 direction = carom_normalize(carom_sub(chain->point2, chain->point1));
+    carom_vec2 normal = side_normal(direction, carom_sub(local_b->centroid, chain->point1));
+    /* reference face from v1 to v2 with the tangent running v1 -> v2 as in the polygon case */
+    carom_vec2 v1 = chain->point1;
+    carom_vec2 v2 = chain->point2;
+    if (carom_cross(carom_sub(v2, v1), normal) > 0.0) {
+        v1 = chain->point2;
+        v2 = chain->point1;
+    }
+    carom_vec2 tangent = carom_left_perp(normal);
+    int incident_edge = find_incident_edge(local_b, normal);
+    carom_vec2 clip[2] = {local_b->vertices[incident_edge],
+                          local_b->vertices[(incident_edge + 1) % local_b->count]};
+    if (!clip_to_side(&clip[0], &clip[1], tangent, carom_dot(tangent, v1)) ||
+        !clip_to_side(&clip[0], &clip[1], carom_neg(tangent), -carom_dot(tangent, v2))) {
+        return manifold;
+    }
+    manifold.normal = normal;
+    for (int k = 0; k < 2; ++k) {
+        double separation = carom_dot(normal, carom_sub(clip[k], v1));
+        if (separation > speculative_distance) {
+            continue;
+        }
+        carom_manifold_point* mp = &manifold.points[manifold.point_count++];
+        mp->point = carom_mul_sub(clip[k], 0.5 * separation, normal);
+        mp->separation = separation;
+        mp->id = (1u << 28) | ((uint32_t)incident_edge << 8) | (uint32_t)k;
+    }
+    return manifold;
+}
+
+carom_manifold carom_collide_chain_segment_and_polygon(const carom_chain_segment* a,
+                                                       carom_transform xfa,
+                                                       const carom_polygon* b,
+                                                       carom_transform xfb,
+                                                       double speculative_distance) {
+    carom_polygon segment = chain_segment_polygon(a);
+    carom_transform identity = carom_transform_identity();
+    carom_polygon local_b = transform_polygon(b, carom_inv_mul_transforms(xfa, xfb));
+    carom_manifold manifold =
+        carom_collide_polygons(&segment, identity, &local_b, identity, speculative_distance);
+    if (manifold.point_count > 0) {
+        switch (judge_chain_manifold(a, &manifold, local_b.centroid)) {
+        case JOINT_USE_FACE:
+            manifold = collide_face_and_polygon(a, &local_b, speculative_distance);
+            break;
+        case JOINT_DROP:
+            manifold = empty_manifold();
+            break;
+        case JOINT_KEEP:
+            break;
+        }
+    }
+    manifold_to_world(&manifold, xfa);
+    return manifold;
+}
+
+carom_manifold carom_collide_chain_segment_and_circle(const carom_chain_segment* a,
+                                                      carom_transform xfa,
+                                                      const carom_circle* b,
+                                                      carom_transform xfb,
+                                                      double speculative_distance) {
+    carom_polygon segment = chain_segment_polygon(a);
+    carom_transform identity = carom_transform_identity();
+    carom_circle local_b = {carom_transform_point(carom_inv_mul_transforms(xfa, xfb), b->center),
+                            b->radius};
+    carom_manifold manifold = carom_collide_polygon_and_circle(&segment, identity, &local_b,
+                                                               identity, speculative_distance);
+    if (manifold.point_count > 0) {
+        switch (judge_chain_manifold(a, &manifold, local_b.center)) {
+        case JOINT_USE_FACE: {
+            /* the circle against the face line: the neighbour's face continues it */
+            carom_vec2 direction = carom_normalize(carom_sub(a->point2, a->point1));
+            carom_vec2 normal = side_normal(direction, carom_sub(local_b.center, a->point1));
+            double distance = carom_dot(normal, carom_sub(local_b.center, a->point1));
+            double separation = distance - local_b.radius;
+            manifold = empty_manifold();
+            if (separation <= speculative_distance) {
+                carom_vec2 on_line = carom_mul_sub(local_b.center, distance, normal);
+                carom_vec2 on_circle = carom_mul_sub(local_b.center, local_b.radius, normal);
+                manifold.normal = normal;
+                manifold.points[0].point = carom_lerp(on_line, on_circle, 0.5);
+                manifold.points[0].separation = separation;
+                manifold.points[0].id = 1u << 28;
+                manifold.point_count = 1;
+            }
+            break;
+        }
+        case JOINT_DROP:
+            manifold = empty_manifold();
+            break;
+        case JOINT_KEEP:
+            break;
+        }
     }
     manifold_to_world(&manifold, xfa);
     return manifold;

@@ -9,6 +9,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out,
@@ -43,6 +44,7 @@ carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf
     case CAROM_SHAPE_CIRCLE:
         return carom_compute_circle_aabb(&shape->circle, xf);
     case CAROM_SHAPE_SEGMENT:
+    case CAROM_SHAPE_CHAIN_SEGMENT:
         return carom_compute_segment_aabb(&shape->segment, xf);
     default:
         return carom_compute_polygon_aabb(&shape->polygon, xf);
@@ -131,6 +133,7 @@ static carom_shape_id attach_shape(carom_world* world, carom_body* body,
     shape->friction = def->friction;
     shape->restitution = def->restitution;
     shape->filter = def->filter;
+    shape->is_sensor = def->is_sensor != 0;
     shape->user_data = def->user_data;
     shape->next_shape = body->first_shape;
     body->first_shape = id;
@@ -238,6 +241,71 @@ carom_shape_id carom_create_segment_shape(carom_body_id body_id, const carom_sha
     return attach_shape(world, body, def, &geometry);
 }
 
+static carom_status check_chain_points(const carom_vec2* points, int count, int loop) {
+    if (points == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "chain points pointer is NULL");
+    }
+    int minimum = loop ? 3 : 2;
+    if (count < minimum) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE, "chain has %d points: a%s chain needs %d",
+                          count, loop ? " looped" : "n open", minimum);
+    }
+    for (int i = 0; i < count; ++i) {
+        char what[32];
+        snprintf(what, sizeof(what), "chain point %d", i);
+        carom_status status = carom_check_finite_vec2(points[i].x, points[i].y, what);
+        if (status != CAROM_OK) {
+            return status;
+        }
+    }
+    int edges = loop ? count : count - 1;
+    for (int i = 0; i < edges; ++i) {
+        int j = (i + 1) % count;
+        if (carom_distance(points[i], points[j]) < CAROM_POLYGON_WELD_TOLERANCE) {
+            return carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                              "chain points %d and %d are the same point (%g, %g): remove the "
+                              "duplicate",
+                              i, j, points[i].x, points[i].y);
+        }
+    }
+    return CAROM_OK;
+}
+
+carom_status carom_create_chain(carom_body_id body_id, const carom_shape_def* def,
+                                const carom_vec2* points, int count, int loop,
+                                carom_shape_id* out_segments) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_new_shape(body_id, def, &world);
+    if (body == NULL) {
+        return carom_last_status();
+    }
+    carom_status status = check_chain_points(points, count, loop);
+    if (status != CAROM_OK) {
+        return status;
+    }
+    int edges = loop ? count : count - 1;
+    for (int i = 0; i < edges; ++i) {
+        carom_shape geometry;
+        memset(&geometry, 0, sizeof(geometry));
+        geometry.type = CAROM_SHAPE_CHAIN_SEGMENT;
+        carom_chain_segment* chain = &geometry.chain;
+        chain->point1 = points[i];
+        chain->point2 = points[(i + 1) % count];
+        chain->has_ghost1 = loop || i > 0;
+        chain->has_ghost2 = loop || i + 2 < count;
+        chain->ghost1 = chain->has_ghost1 ? points[(i + count - 1) % count] : chain->point1;
+        chain->ghost2 = chain->has_ghost2 ? points[(i + 2) % count] : chain->point2;
+        geometry.segment.point1 = chain->point1;
+        geometry.segment.point2 = chain->point2;
+        geometry.polygon = carom_make_segment_polygon(&geometry.segment);
+        carom_shape_id id = attach_shape(world, &world->bodies[body->id], def, &geometry);
+        if (out_segments != NULL) {
+            out_segments[i] = id;
+        }
+    }
+    return CAROM_OK;
+}
+
 void carom_destroy_shape_internal(carom_world* world, carom_shape* shape, bool update_body_mass) {
     carom_body* body = &world->bodies[shape->body];
     /* Destroy the contacts that involve this shape. */
@@ -309,6 +377,7 @@ SHAPE_GETTER(double, carom_shape_get_density, 0.0, shape->density)
 SHAPE_GETTER(double, carom_shape_get_friction, 0.0, shape->friction)
 SHAPE_GETTER(double, carom_shape_get_restitution, 0.0, shape->restitution)
 SHAPE_GETTER(carom_filter, carom_shape_get_filter, zero_filter, shape->filter)
+SHAPE_GETTER(int, carom_shape_is_sensor, 0, shape->is_sensor)
 SHAPE_GETTER(void*, carom_shape_get_user_data, NULL, shape->user_data)
 SHAPE_GETTER(carom_aabb, carom_shape_get_aabb, empty_aabb, shape->aabb)
 

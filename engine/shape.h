@@ -16,7 +16,9 @@ typedef struct carom_shape {
     carom_shape_type type;
     carom_circle circle;   /* CAROM_SHAPE_CIRCLE */
     carom_polygon polygon; /* CAROM_SHAPE_POLYGON, and the two-vertex form of a segment */
-    carom_segment segment; /* CAROM_SHAPE_SEGMENT */
+    carom_segment segment; /* CAROM_SHAPE_SEGMENT and CAROM_SHAPE_CHAIN_SEGMENT */
+    carom_chain_segment chain; /* CAROM_SHAPE_CHAIN_SEGMENT */
+    bool is_sensor;
     double density, friction, restitution;
     carom_filter filter;
     void* user_data;

@@ -142,7 +142,7 @@ static void prepare_contacts(carom_world* world, double h) {
     arrsetlen(solver->constraints, 0);
     for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
         const carom_contact* contact = &world->contacts[i];
-        if (contact->id < 0 || contact->point_count == 0) {
+        if (contact->id < 0 || contact->point_count == 0 || contact->is_sensor) {
             continue;
         }
         const carom_body* body_a = &world->bodies[contact->edges[0].body];

@@ -47,6 +47,7 @@ carom_shape_def carom_default_shape_def(void) {
     def.friction = 0.6;
     def.restitution = 0.0;
     def.filter = carom_default_filter();
+    def.is_sensor = 0;
     def.user_data = NULL;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;

@@ -317,6 +317,9 @@ carom_status carom_world_advance(carom_world_id id, carom_fixed_stepper* stepper
         accumulator -= stepper->dt;
         ++steps;
     }
+    if (status != CAROM_OK && steps == 0) {
+        return status; /* refused before any step: the stepper is left as it was */
+    }
     if (status == CAROM_OK && accumulator >= stepper->dt) {
         /* The frame was too long to catch up: drop the whole steps left rather than carry
          * them into the next frame. */

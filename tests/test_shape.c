@@ -99,3 +99,114 @@ Test(shape, segment_wall_stops_a_ball_and_has_no_mass) {
     cr_assert_float_eq(carom_body_get_position(ball).y, 0.25, 2e-3, "ball rests on the segment");
     carom_destroy_world(world);
 }
+
+/* A box sliding at 10 m/s along the ground y = 0 made of `pieces` shapes between x = -5 and 95:
+ * one chain, or separate segments. Returns its speed after 5 s. */
+static double slide_speed(int pieces, bool chain) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def ground_def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(world, &ground_def);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.friction = 0.1;
+    carom_vec2 points[101];
+    for (int i = 0; i <= pieces; ++i) {
+        points[i] = carom_v2(-5.0 + 100.0 * i / pieces, 0.0);
+    }
+    if (chain) {
+        cr_assert_eq(carom_create_chain(ground, &shape, points, pieces + 1, 0, NULL), CAROM_OK);
+    } else {
+        for (int i = 0; i < pieces; ++i) {
+            carom_segment segment = {points[i], points[i + 1]};
+            carom_create_segment_shape(ground, &shape, &segment);
+        }
+    }
+    carom_body_id box = test_make_box(world, carom_v2(0.0, 0.25), 0.5, 0.25, 0.0, 0.1, 0.0);
+    carom_body_set_linear_velocity(box, carom_v2(10.0, 0.0));
+    test_step(world, 1.0 / 60.0, 300);
+    double speed = carom_body_get_linear_velocity(box).x;
+    cr_assert_lt(fabs(carom_body_get_position(box).y - 0.25), 0.01, "box stays on the ground");
+    carom_destroy_world(world);
+    return speed;
+}
+
+Test(shape, box_sliding_along_a_hundred_segment_chain_keeps_the_speed_of_one_long_segment) {
+    double reference = slide_speed(1, false);
+    double chained = slide_speed(100, true);
+    cr_log_info("speed after 5 s: one segment %.6f m/s, 100-segment chain %.6f m/s", reference,
+                chained);
+    cr_assert_gt(reference, 4.0, "friction 0.1 for 5 s leaves about 5 m/s");
+    cr_assert_lt(fabs(chained - reference) / reference, 0.01, "chain %.6f vs segment %.6f",
+                 chained, reference);
+}
+
+Test(shape, chain_corners_stop_what_they_should) {
+    /* floor from x = -5 to 5, then a wall up to y = 5: a convex-free valley. A box thrown right
+     * slides along the floor and stops at the wall instead of passing it. */
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def ground_def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(world, &ground_def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_vec2 points[3] = {{-5.0, 0.0}, {5.0, 0.0}, {5.0, 5.0}};
+    cr_assert_eq(carom_create_chain(ground, &shape, points, 3, 0, NULL), CAROM_OK);
+    carom_body_id box = test_make_box(world, carom_v2(0.0, 0.5), 0.5, 0.5, 0.0, 0.1, 0.0);
+    carom_body_set_linear_velocity(box, carom_v2(8.0, 0.0));
+    test_step(world, 1.0 / 60.0, 180);
+    cr_assert_lt(carom_body_get_position(box).x, 4.5 + 0.01, "the wall stops the box");
+    cr_assert_gt(carom_body_get_position(box).y, 0.49, "the box stays on the floor");
+    carom_destroy_world(world);
+}
+
+Test(shape, box_slides_off_a_convex_chain_edge_and_falls) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def ground_def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(world, &ground_def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_vec2 points[4] = {{-5.0, 2.0}, {0.0, 2.0}, {0.0, 0.0}, {10.0, 0.0}};
+    carom_shape_id segments[3];
+    cr_assert_eq(carom_create_chain(ground, &shape, points, 4, 0, segments), CAROM_OK);
+    cr_assert_eq(carom_shape_get_type(segments[0]), CAROM_SHAPE_CHAIN_SEGMENT);
+    carom_body_id ball = test_make_ball(world, carom_v2(-3.0, 2.25), 0.25, carom_v2(4.0, 0.0), 0.0,
+                                        0.0);
+    test_step(world, 1.0 / 60.0, 120);
+    carom_vec2 p = carom_body_get_position(ball);
+    cr_assert_gt(p.x, 1.0, "the ball went over the edge");
+    cr_assert_float_eq(p.y, 0.25, 0.01, "and landed on the lower floor");
+    carom_destroy_world(world);
+}
+
+Test(shape, chain_points_are_validated) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def ground_def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(world, &ground_def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_vec2 one[1] = {{0.0, 0.0}};
+    cr_assert_eq(carom_create_chain(ground, &shape, one, 1, 0, NULL), CAROM_ERROR_OUT_OF_RANGE);
+    carom_vec2 two[2] = {{0.0, 0.0}, {1.0, 0.0}};
+    cr_assert_eq(carom_create_chain(ground, &shape, two, 2, 1, NULL), CAROM_ERROR_OUT_OF_RANGE,
+                 "a loop needs three points");
+    carom_vec2 repeated[3] = {{0.0, 0.0}, {1.0, 0.0}, {1.0, 0.0}};
+    cr_assert_eq(carom_create_chain(ground, &shape, repeated, 3, 0, NULL),
+                 CAROM_ERROR_INVALID_POLYGON);
+    carom_vec2 bad[2] = {{0.0, NAN}, {1.0, 0.0}};
+    cr_assert_eq(carom_create_chain(ground, &shape, bad, 2, 0, NULL), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_create_chain(ground, &shape, NULL, 2, 0, NULL), CAROM_ERROR_NULL_ARGUMENT);
+    cr_assert_eq(carom_world_get_counters(world).shape_count, 0, "nothing was created");
+    carom_destroy_world(world);
+}
+
+Test(shape, sensor_detects_but_never_pushes) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def zone_def = carom_default_body_def();
+    carom_body_id zone = carom_create_body(world, &zone_def);
+    carom_shape_def sensor = carom_default_shape_def();
+    sensor.is_sensor = 1;
+    carom_shape_id id = carom_create_box_shape(zone, &sensor, 2.0, 2.0, carom_v2(0.0, 0.0), 0.0);
+    cr_assert(carom_shape_is_sensor(id));
+    carom_body_id ball = test_make_ball(world, carom_v2(0.0, 3.0), 0.25, carom_v2(0.0, 0.0), 0.6,
+                                        0.0);
+    test_step(world, 1.0 / 60.0, 60);
+    cr_assert_float_eq(carom_body_get_position(ball).y, 3.0 - 5.0 * 1.0 * (1.0 + 1.0 / 240.0),
+                       1e-9, "the ball falls freely through the sensor");
+    cr_assert_geq(carom_world_get_counters(world).contact_count, 1, "the overlap is tracked");
+    carom_destroy_world(world);
+}

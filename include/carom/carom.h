@@ -102,7 +102,8 @@ CAROM_API double carom_body_get_kinetic_energy(carom_body_id body);
 /* Teleport: place the body origin at position (m) turned by angle (rad). */
 CAROM_API carom_status carom_body_set_transform(carom_body_id body, carom_vec2 position,
                                                 double angle);
-/* Ignored by static bodies (they stay at rest): refused with CAROM_ERROR_OUT_OF_RANGE. */
+/* Velocity of the center of mass (m/s) or spin (rad/s). Static bodies cannot move: refused
+ * with CAROM_ERROR_OUT_OF_RANGE. */
 CAROM_API carom_status carom_body_set_linear_velocity(carom_body_id body, carom_vec2 velocity);
 CAROM_API carom_status carom_body_set_angular_velocity(carom_body_id body, double velocity);
 CAROM_API carom_status carom_body_set_user_data(carom_body_id body, void* user_data);
@@ -132,6 +133,16 @@ CAROM_API carom_shape_id carom_create_segment_shape(carom_body_id body, const ca
 CAROM_API carom_shape_id carom_create_box_shape(carom_body_id body, const carom_shape_def* def,
                                                 double half_width, double half_height,
                                                 carom_vec2 center, double angle);
+/* A chain: a polyline of count >= 2 points (no two consecutive points closer than
+ * CAROM_POLYGON_WELD_TOLERANCE), closed into a loop when loop is non-zero (then count >= 3), made
+ * of one segment shape per edge. Unlike separate segments, a body sliding along a chain does not
+ * catch on the joints between its segments: each segment knows its neighbours and ignores
+ * contact normals that only a joint's corner would produce. Meant for track walls and terrain on
+ * static bodies. If out_segments is not NULL it receives the segment shape ids, count - 1 of
+ * them (count for a loop). Each segment is an ordinary shape afterwards (carom_destroy_shape). */
+CAROM_API carom_status carom_create_chain(carom_body_id body, const carom_shape_def* def,
+                                          const carom_vec2* points, int count, int loop,
+                                          carom_shape_id* out_segments);
 /* Detach and destroy a shape; the body's mass is recomputed. */
 CAROM_API carom_status carom_destroy_shape(carom_shape_id shape);
 CAROM_API int carom_shape_is_valid(carom_shape_id shape);
@@ -142,6 +153,7 @@ CAROM_API double carom_shape_get_density(carom_shape_id shape);
 CAROM_API double carom_shape_get_friction(carom_shape_id shape);
 CAROM_API double carom_shape_get_restitution(carom_shape_id shape);
 CAROM_API carom_filter carom_shape_get_filter(carom_shape_id shape);
+CAROM_API int carom_shape_is_sensor(carom_shape_id shape);
 CAROM_API void* carom_shape_get_user_data(carom_shape_id shape);
 /* The tight world-space bounding box as of the end of the last step (or creation). */
 CAROM_API carom_aabb carom_shape_get_aabb(carom_shape_id shape);

@@ -41,6 +41,15 @@ typedef struct carom_segment {
     carom_vec2 point1, point2;
 } carom_segment;
 
+/* One segment of a chain: the segment from point1 to point2 plus its neighbours' far ends
+ * (ghost1 before point1, ghost2 after point2), which tell the contact tests whether a joint is a
+ * corner that can be hit or a seam that must be slid over. has_ghost is 0 at an open chain's
+ * ends. Both sides collide. */
+typedef struct carom_chain_segment {
+    carom_vec2 ghost1, point1, point2, ghost2;
+    int has_ghost1, has_ghost2;
+} carom_chain_segment;
+
 /* Mass properties of a shape or body. */
 typedef struct carom_mass_data {
     double mass;               /* kg */
@@ -93,7 +102,7 @@ CAROM_API carom_polygon carom_make_segment_polygon(const carom_segment* segment)
 /* Contact manifolds by the separating axis test. The normal points from A to B; points are
  * kept while their separation is at most speculative_distance (m, >= 0), so that approaching
  * shapes can be stopped before they overlap. Swapping A and B gives the same points with the
- * normal negated, except when two faces are within a tenth of a millimetre of a tie, where the
+ * normal negated, except when two faces are within half a millimetre of a tie, where the
  * reference face stays on A so that it does not flip from step to step. */
 CAROM_API carom_manifold carom_collide_circles(const carom_circle* a, carom_transform xfa,
                                                const carom_circle* b, carom_transform xfb,
@@ -112,6 +121,22 @@ CAROM_API carom_manifold carom_collide_polygon_and_circle(const carom_polygon* a
 CAROM_API carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xfa,
                                                 const carom_polygon* b, carom_transform xfb,
                                                 double speculative_distance);
+
+/* Chain segment A against polygon or circle B: the segment's own test, except that a contact
+ * whose normal only a joint could produce is corrected. At a flat or concave joint (seen from
+ * B's side) the normal becomes the segment's face normal, so a body sliding across the seam does
+ * not catch on it; at a convex joint normals between the two segments' face normals are kept
+ * and others are left to the neighbouring segment. */
+CAROM_API carom_manifold carom_collide_chain_segment_and_polygon(const carom_chain_segment* a,
+                                                                 carom_transform xfa,
+                                                                 const carom_polygon* b,
+                                                                 carom_transform xfb,
+                                                                 double speculative_distance);
+CAROM_API carom_manifold carom_collide_chain_segment_and_circle(const carom_chain_segment* a,
+                                                                carom_transform xfa,
+                                                                const carom_circle* b,
+                                                                carom_transform xfb,
+                                                                double speculative_distance);
 
 #ifdef __cplusplus
 }

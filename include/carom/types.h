@@ -21,7 +21,8 @@ typedef enum carom_body_type {
 typedef enum carom_shape_type {
     CAROM_SHAPE_CIRCLE = 0,
     CAROM_SHAPE_POLYGON = 1, /* boxes are polygons */
-    CAROM_SHAPE_SEGMENT = 2
+    CAROM_SHAPE_SEGMENT = 2,
+    CAROM_SHAPE_CHAIN_SEGMENT = 3 /* one segment of a chain (carom_create_chain) */
 } carom_shape_type;
 
 typedef struct carom_world_def {
@@ -53,11 +54,13 @@ typedef struct carom_body_def {
     double angle;               /* rotation (rad), default 0 */
     carom_vec2 linear_velocity; /* of the center of mass, world frame (m/s), default (0, 0) */
     double angular_velocity;    /* rad/s, counter-clockwise positive, default 0 */
-    double linear_damping;      /* >= 0, per second: v *= 1 / (1 + dt * damping), default 0 */
+    double linear_damping;      /* >= 0, per second: each substep of length h does
+                                   v *= 1 / (1 + h * damping), default 0 */
     double angular_damping;     /* >= 0, per second, default 0 */
     double gravity_scale;       /* multiplies the world gravity for this body, default 1 */
-    int bullet;                 /* non-zero: continuous collision also against dynamic bodies,
-                                   default 0 */
+    int bullet;                 /* non-zero: marks a fast body for continuous collision against
+                                   dynamic bodies too. Stored, but continuous collision is not
+                                   built yet, so it has no effect in this version. default 0 */
     void* user_data;            /* yours; carom never reads it, default NULL */
     int internal_cookie;        /* set by carom_default_body_def(); do not touch */
 } carom_body_def;
@@ -76,6 +79,7 @@ typedef struct carom_shape_def {
                            sqrt(friction_a * friction_b) */
     double restitution; /* 0..1, default 0. A pair uses the larger of the two */
     carom_filter filter;
+    int is_sensor;   /* non-zero: the shape detects overlaps but never pushes, default 0 */
     void* user_data; /* yours, default NULL */
     int internal_cookie;
 } carom_shape_def;

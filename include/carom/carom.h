@@ -102,6 +102,14 @@ CAROM_API double carom_body_get_kinetic_energy(carom_body_id body);
 /* Teleport: place the body origin at position (m) turned by angle (rad). */
 CAROM_API carom_status carom_body_set_transform(carom_body_id body, carom_vec2 position,
                                                 double angle);
+/* How far from unit length a rotation given to carom_body_set_rotation may be: |c² + s² - 1|. */
+#define CAROM_ROTATION_TOLERANCE 1e-9
+/* Turn the body about its origin to rotation, a cosine/sine pair (finite, unit length within
+ * CAROM_ROTATION_TOLERANCE) stored exactly as given. The exact inverse of
+ * carom_body_get_rotation(): no angle is converted, so a saved pose restores bit for bit, which
+ * an angle through carom_body_set_transform cannot promise (carom_make_rot of carom's atan2 may
+ * differ from the rotation in the last bit). */
+CAROM_API carom_status carom_body_set_rotation(carom_body_id body, carom_rot rotation);
 /* Velocity of the center of mass (m/s) or spin (rad/s). Static bodies cannot move: refused
  * with CAROM_ERROR_OUT_OF_RANGE. */
 CAROM_API carom_status carom_body_set_linear_velocity(carom_body_id body, carom_vec2 velocity);

@@ -282,6 +282,30 @@ carom_status carom_body_set_transform(carom_body_id id, carom_vec2 position, dou
     return CAROM_OK;
 }
 
+carom_status carom_body_set_rotation(carom_body_id id, carom_rot rotation) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "set a body's rotation");
+    if (body == NULL) {
+        return refusal_status();
+    }
+    carom_status status = carom_check_finite_vec2(rotation.c, rotation.s, "body rotation");
+    double unit_error = rotation.c * rotation.c + rotation.s * rotation.s - 1.0;
+    if (status == CAROM_OK && !(fabs(unit_error) <= CAROM_ROTATION_TOLERANCE)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "body rotation (%g, %g) is not a unit vector: cos^2 + sin^2 must be 1 "
+                            "within %g; normalise it, or give an angle to carom_body_set_transform",
+                            rotation.c, rotation.s, CAROM_ROTATION_TOLERANCE);
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    /* Stored as given, not renormalised: restoring a saved rotation must give its exact bits. */
+    body->transform.q = rotation;
+    body->center = carom_transform_point(body->transform, body->local_center);
+    carom_body_update_shape_bounds(world, body);
+    return CAROM_OK;
+}
+
 static carom_status check_movable(const carom_body* body) {
     if (body->type == CAROM_BODY_STATIC) {
         return carom_fail(CAROM_ERROR_OUT_OF_RANGE,

@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 static carom_body_id dynamic_body(carom_world_id world, carom_vec2 p, double angle) {
     carom_body_def def = carom_default_body_def();
@@ -102,6 +103,44 @@ Test(body, set_transform_moves_the_body_and_its_shapes) {
     cr_assert_float_eq(box.upper.x, 10.5, 1e-12);
     cr_assert_float_eq(box.lower.y, -5.0, 1e-12);
     cr_assert_float_eq(box.upper.y, -3.0, 1e-12);
+    carom_destroy_world(world);
+}
+
+Test(body, set_rotation_restores_a_rotation_bit_for_bit_and_moves_the_shapes) {
+    carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_id spinner = dynamic_body(world, carom_v2(0.0, 0.0), 0.3);
+    carom_shape_def def = carom_default_shape_def();
+    carom_create_box_shape(spinner, &def, 1.0, 0.5, carom_v2(0.0, 0.0), 0.0);
+    cr_assert_eq(carom_body_set_angular_velocity(spinner, 2.7), CAROM_OK);
+    test_step(world, 1.0 / 60.0, 17); /* a rotation no angle conversion produced */
+    carom_rot saved = carom_body_get_rotation(spinner);
+
+    carom_body_id copy = dynamic_body(world, carom_v2(5.0, 0.0), 0.0);
+    carom_shape_id shape = carom_create_box_shape(copy, &def, 1.0, 0.5, carom_v2(0.0, 0.0), 0.0);
+    cr_assert_eq(carom_body_set_rotation(copy, saved), CAROM_OK);
+    carom_rot restored = carom_body_get_rotation(copy);
+    cr_assert_eq(memcmp(&restored, &saved, sizeof(saved)), 0, "the exact bits come back");
+    cr_assert_eq(carom_body_get_position(copy).x, 5.0, "the origin stays put");
+    carom_aabb box = carom_shape_get_aabb(shape);
+    double reach_x = fabs(saved.c) * 1.0 + fabs(saved.s) * 0.5;
+    cr_assert_float_eq(box.upper.x, 5.0 + reach_x, 1e-12, "the shape turned with the body");
+    carom_destroy_world(world);
+}
+
+Test(body, set_rotation_refuses_a_non_unit_or_non_finite_rotation_and_changes_nothing) {
+    carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_id body = dynamic_body(world, carom_v2(1.0, 2.0), 0.25);
+    carom_rot before = carom_body_get_rotation(body);
+    carom_rot too_long = {1.0, 1e-4}; /* c² + s² - 1 = 1e-8 */
+    cr_assert_eq(carom_body_set_rotation(body, too_long), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert(strstr(carom_last_error(), "not a unit vector") != NULL, "%s", carom_last_error());
+    carom_rot not_finite = {NAN, 0.0};
+    cr_assert_eq(carom_body_set_rotation(body, not_finite), CAROM_ERROR_NOT_FINITE);
+    carom_rot after = carom_body_get_rotation(body);
+    cr_assert_eq(memcmp(&after, &before, sizeof(before)), 0);
+    carom_rot nearly_unit = {1.0, 3e-5}; /* c² + s² - 1 = 9e-10: within the tolerance */
+    cr_assert_eq(carom_body_set_rotation(body, nearly_unit), CAROM_OK);
+    cr_assert_eq(carom_body_get_rotation(body).s, 3e-5, "kept as given, not renormalised");
     carom_destroy_world(world);
 }
 

@@ -109,6 +109,8 @@ carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* d
     body->angular_damping = def->angular_damping;
     body->gravity_scale = def->gravity_scale;
     body->bullet = def->bullet != 0;
+    body->enable_sleep = def->enable_sleep != 0;
+    body->island = -1;
     body->first_shape = -1;
     body->contact_head = -1;
     body->solver_index = -1;
@@ -147,8 +149,10 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
         }
     }
     world->massless_dynamic_count += (int)body->massless - (int)was_massless;
+    body->max_extent = 0.0;
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         world->shapes[s].extent = carom_shape_compute_extent(&world->shapes[s], body->local_center);
+        body->max_extent = fmax(body->max_extent, world->shapes[s].extent);
     }
     /* Moving the center of mass keeps the velocity of the material points unchanged. */
     carom_vec2 old_center = body->center;
@@ -173,6 +177,9 @@ void carom_body_update_shape_bounds(carom_world* world, carom_body* body) {
 }
 
 void carom_destroy_body_internal(carom_world* world, carom_body* body) {
+    /* what rested on it must fall: wake it, and the body's own island */
+    carom_wake_touching(world, body);
+    carom_wake_body(world, body);
     while (body->contact_head >= 0) {
         carom_destroy_contact(world, body->contact_head >> 1);
     }
@@ -260,6 +267,36 @@ static carom_body* body_for_change(carom_body_id id, carom_world** world, const 
     return body;
 }
 
+carom_status carom_body_wake(carom_body_id id) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "wake a body");
+    if (body == NULL) {
+        return carom_last_status();
+    }
+    carom_wake_body(world, body);
+    body->sleep_time = 0.0;
+    return CAROM_OK;
+}
+
+int carom_body_is_awake(carom_body_id id) {
+    carom_body* body = carom_get_body_checked(id, NULL, "carom_body_is_awake");
+    return body != NULL && body->type != CAROM_BODY_STATIC && !body->asleep;
+}
+
+carom_status carom_body_set_sleep_enabled(carom_body_id id, int enabled) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_change(id, &world, "enable or disable sleep");
+    if (body == NULL) {
+        return carom_last_status();
+    }
+    body->enable_sleep = enabled != 0;
+    if (!body->enable_sleep) {
+        carom_wake_body(world, body);
+        body->sleep_time = 0.0;
+    }
+    return CAROM_OK;
+}
+
 static carom_status refusal_status(void) { return carom_last_status(); }
 
 carom_status carom_body_set_transform(carom_body_id id, carom_vec2 position, double angle) {
@@ -275,6 +312,8 @@ carom_status carom_body_set_transform(carom_body_id id, carom_vec2 position, dou
     if (status != CAROM_OK) {
         return status;
     }
+    carom_wake_body(world, body);
+    carom_wake_touching(world, body); /* what rested on it is left unsupported */
     body->transform.p = position;
     body->transform.q = carom_make_rot(angle);
     body->center = carom_transform_point(body->transform, body->local_center);
@@ -327,6 +366,7 @@ carom_status carom_body_set_linear_velocity(carom_body_id id, carom_vec2 velocit
         status = check_movable(body);
     }
     if (status == CAROM_OK) {
+        carom_wake_body(world, body);
         body->linear_velocity = velocity;
     }
     return status;
@@ -343,6 +383,7 @@ carom_status carom_body_set_angular_velocity(carom_body_id id, double velocity) 
         status = check_movable(body);
     }
     if (status == CAROM_OK) {
+        carom_wake_body(world, body);
         body->angular_velocity = velocity;
     }
     return status;
@@ -368,6 +409,7 @@ carom_status carom_body_apply_force(carom_body_id id, carom_vec2 force, carom_ve
         status = carom_check_finite_vec2(point.x, point.y, "force point");
     }
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        carom_wake_body(world, body);
         body->force = carom_add(body->force, force);
         body->torque += carom_cross(carom_sub(point, body->center), force);
     }
@@ -382,6 +424,7 @@ carom_status carom_body_apply_force_to_center(carom_body_id id, carom_vec2 force
     }
     carom_status status = carom_check_finite_vec2(force.x, force.y, "force");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        carom_wake_body(world, body);
         body->force = carom_add(body->force, force);
     }
     return status;
@@ -395,6 +438,7 @@ carom_status carom_body_apply_torque(carom_body_id id, double torque) {
     }
     carom_status status = carom_check_finite(torque, "torque");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        carom_wake_body(world, body);
         body->torque += torque;
     }
     return status;
@@ -412,6 +456,7 @@ carom_status carom_body_apply_linear_impulse(carom_body_id id, carom_vec2 impuls
         status = carom_check_finite_vec2(point.x, point.y, "impulse point");
     }
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        carom_wake_body(world, body);
         body->linear_velocity = carom_mul_add(body->linear_velocity, body->inv_mass, impulse);
         body->angular_velocity +=
             body->inv_inertia * carom_cross(carom_sub(point, body->center), impulse);
@@ -427,6 +472,7 @@ carom_status carom_body_apply_angular_impulse(carom_body_id id, double impulse) 
     }
     carom_status status = carom_check_finite(impulse, "angular impulse");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
+        carom_wake_body(world, body);
         body->angular_velocity += body->inv_inertia * impulse;
     }
     return status;

@@ -31,6 +31,12 @@ typedef struct carom_body {
     double linear_damping, angular_damping, gravity_scale;
     bool bullet;
     bool massless; /* dynamic with zero mass: the world refuses to step */
+    double max_extent; /* farthest shape point from the center of mass (m) */
+
+    bool enable_sleep;
+    bool asleep;
+    double sleep_time; /* how long the body has rested (s) */
+    int island;        /* its sleeping island, -1 while awake */
 
     int first_shape; /* head of the body's shape list, -1 if none */
     int shape_count;

@@ -179,12 +179,22 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
         if (contact->id < 0) {
             continue;
         }
+        carom_body* body_a = &world->bodies[contact->edges[0].body];
+        carom_body* body_b = &world->bodies[contact->edges[1].body];
+        if (!carom_body_is_active(body_a) && !carom_body_is_active(body_b)) {
+            continue; /* nothing moved: sleeping or resting against something still */
+        }
         if (!carom_aabb_overlaps(proxies[contact->shape_a].fat_aabb,
                                  proxies[contact->shape_b].fat_aabb)) {
             arrput(world->contacts_to_destroy, i);
             continue;
         }
         update_contact(world, contact, dt);
+        if (contact->point_count > 0 && !contact->is_sensor) {
+            /* an active body touches a sleeping one: wake its island */
+            carom_wake_body(world, body_a);
+            carom_wake_body(world, body_b);
+        }
     }
     for (int i = 0; i < (int)arrlen(world->contacts_to_destroy); ++i) {
         carom_destroy_contact(world, world->contacts_to_destroy[i]);

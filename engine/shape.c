@@ -145,6 +145,7 @@ static carom_shape_id attach_shape(carom_world* world, carom_body* body,
     carom_aabb fat = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
     carom_broad_phase_create_proxy(&world->broad_phase, id, fat, body->id, body->type,
                                    shape->filter);
+    carom_wake_body(world, body);
     carom_body_update_mass(world, body);
     return make_shape_id(world, shape);
 }
@@ -308,6 +309,8 @@ carom_status carom_create_chain(carom_body_id body_id, const carom_shape_def* de
 
 void carom_destroy_shape_internal(carom_world* world, carom_shape* shape, bool update_body_mass) {
     carom_body* body = &world->bodies[shape->body];
+    carom_wake_body(world, body);
+    carom_wake_touching(world, body);
     /* Destroy the contacts that involve this shape. */
     int key = body->contact_head;
     while (key >= 0) {
@@ -425,6 +428,7 @@ carom_status carom_shape_set_density(carom_shape_id id, double density) {
     carom_status status = carom_check_non_negative(density, "shape density");
     if (status == CAROM_OK) {
         shape->density = density;
+        carom_wake_body(world, &world->bodies[shape->body]);
         carom_body_update_mass(world, &world->bodies[shape->body]);
     }
     return status;

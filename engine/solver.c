@@ -56,7 +56,7 @@ static void gather_bodies(carom_world* world) {
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         carom_body* body = &world->bodies[i];
         body->solver_index = -1;
-        if (body->id < 0 || body->type == CAROM_BODY_STATIC) {
+        if (body->id < 0 || body->type == CAROM_BODY_STATIC || body->asleep) {
             continue;
         }
         body->solver_index = (int)arrlen(solver->states);
@@ -149,6 +149,9 @@ static void prepare_contacts(carom_world* world, double h) {
         }
         const carom_body* body_a = &world->bodies[contact->edges[0].body];
         const carom_body* body_b = &world->bodies[contact->edges[1].body];
+        if (body_a->solver_index < 0 && body_b->solver_index < 0) {
+            continue; /* both static or asleep */
+        }
         carom_contact_constraint c;
         c.contact = i;
         c.state_a = body_a->solver_index;
@@ -156,10 +159,11 @@ static void prepare_contacts(carom_world* world, double h) {
         c.normal = contact->normal;
         c.friction = contact->friction;
         c.restitution = contact->restitution;
-        c.inv_mass_a = body_a->inv_mass;
-        c.inv_inertia_a = body_a->inv_inertia;
-        c.inv_mass_b = body_b->inv_mass;
-        c.inv_inertia_b = body_b->inv_inertia;
+        /* a body without a solver state is not moved by the solver: infinite mass */
+        c.inv_mass_a = body_a->solver_index >= 0 ? body_a->inv_mass : 0.0;
+        c.inv_inertia_a = body_a->solver_index >= 0 ? body_a->inv_inertia : 0.0;
+        c.inv_mass_b = body_b->solver_index >= 0 ? body_b->inv_mass : 0.0;
+        c.inv_inertia_b = body_b->solver_index >= 0 ? body_b->inv_inertia : 0.0;
         c.softness = (c.inv_mass_a == 0.0 || c.inv_mass_b == 0.0) ? static_soft : soft;
         c.point_count = contact->point_count;
         for (int j = 0; j < c.point_count; ++j) {
@@ -414,14 +418,18 @@ static void store_impulses(carom_world* world) {
     }
 }
 
-/* Write the states back to the bodies, derive their origins, and refresh bounding boxes. */
-static void finalize_bodies(carom_world* world) {
+/* Write the states back to the bodies, advance their rest timers, derive their origins, and
+ * refresh bounding boxes. */
+static void finalize_bodies(carom_world* world, double dt) {
     carom_solver* solver = &world->solver;
     for (int i = 0; i < (int)arrlen(solver->states); ++i) {
         const carom_body_state* state = &solver->states[i];
         carom_body* body = &world->bodies[solver->state_bodies[i]];
+        carom_vec2 old_linear_velocity = body->linear_velocity;
+        double old_angular_velocity = body->angular_velocity;
         body->linear_velocity = state->linear_velocity;
         body->angular_velocity = state->angular_velocity;
+        carom_sleep_update_timer(world, body, old_linear_velocity, old_angular_velocity, dt);
         body->center = carom_add(body->center, state->delta_position);
         body->transform.q =
             carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
@@ -449,5 +457,5 @@ void carom_solver_step(carom_world* world, double dt) {
     }
     apply_restitution(world);
     store_impulses(world);
-    finalize_bodies(world);
+    finalize_bodies(world, dt);
 }

@@ -16,6 +16,10 @@ carom_world_def carom_default_world_def(void) {
     def.contact_push_max_velocity = 3.0;
     def.contact_slop = 0.0;
     def.speculative_distance = 0.02;
+    def.enable_sleep = 1;
+    def.sleep_linear_threshold = 0.05;
+    def.sleep_angular_threshold = 2.0 * CAROM_PI / 180.0;
+    def.time_to_sleep = 0.5;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;
 }
@@ -31,6 +35,7 @@ carom_body_def carom_default_body_def(void) {
     def.angular_damping = 0.0;
     def.gravity_scale = 1.0;
     def.bullet = 0;
+    def.enable_sleep = 1;
     def.user_data = NULL;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;

@@ -98,6 +98,17 @@ static carom_status check_world_def(const carom_world_def* def) {
         status = carom_check_non_negative(def->speculative_distance,
                                           "world speculative_distance");
     }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->sleep_linear_threshold,
+                                          "world sleep_linear_threshold");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->sleep_angular_threshold,
+                                          "world sleep_angular_threshold");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_positive(def->time_to_sleep, "world time_to_sleep");
+    }
     return status;
 }
 
@@ -157,6 +168,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     carom_id_pool_destroy(&world->contact_pool);
     carom_broad_phase_destroy(&world->broad_phase);
     carom_solver_destroy(&world->solver);
+    carom_sleep_destroy(world);
     lock_registry();
     world_slots[world->index].world = NULL;
     unlock_registry();
@@ -202,8 +214,10 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     carom_broad_phase_update_pairs(world);
     /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
     carom_narrow_phase_collide(world, dt);
-    /* 3. solver: gravity, contacts, restitution, positions, new bounding boxes */
+    /* 3. solver: gravity, contacts, restitution, positions, new bounding boxes, rest timers */
     carom_solver_step(world, dt);
+    /* 4. sleep: islands that have rested long enough stop being simulated */
+    carom_sleep_step(world);
     world->step_count += 1;
     world->locked = false;
     return CAROM_OK;
@@ -256,7 +270,7 @@ double carom_world_get_cell_size(carom_world_id id) {
 }
 
 carom_world_counters carom_world_get_counters(carom_world_id id) {
-    carom_world_counters counters = {0, 0, 0, 0, 0};
+    carom_world_counters counters = {0, 0, 0, 0, 0, 0, 0};
     carom_world* world = carom_get_world_checked(id);
     if (world == NULL) {
         return counters;
@@ -270,6 +284,12 @@ carom_world_counters carom_world_get_counters(carom_world_id id) {
         }
     }
     counters.step_count = world->step_count;
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        const carom_body* body = &world->bodies[i];
+        counters.awake_body_count +=
+            body->id >= 0 && body->type != CAROM_BODY_STATIC && !body->asleep;
+    }
+    counters.sleeping_island_count = carom_id_pool_count(&world->island_pool);
     return counters;
 }
 

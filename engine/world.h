@@ -10,6 +10,7 @@
 #include "id_pool.h"
 #include "narrow_phase.h"
 #include "shape.h"
+#include "sleep.h"
 #include "solver.h"
 
 #include <stdbool.h>
@@ -30,6 +31,12 @@ struct carom_world {
 
     carom_broad_phase broad_phase;
     carom_solver solver;
+
+    carom_island* islands; /* sleeping islands, indexed by island id */
+    carom_id_pool island_pool;
+    int* sleep_parent;           /* scratch: union-find over body ids */
+    double* sleep_min_time;      /* scratch: shortest rest time per island root */
+    int* sleep_island_of_root;   /* scratch: island id given to each root this step */
 
     int massless_dynamic_count; /* dynamic bodies with zero mass: stepping is refused */
     int step_count;

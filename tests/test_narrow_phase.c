@@ -107,10 +107,13 @@ typedef struct resting_box {
     carom_shape_id ground, box;
 } resting_box;
 
-/* A 1 m box (1 kg) settled for two seconds on the ground under g = 10. */
+/* A 1 m box (1 kg) settled for two seconds on the ground under g = 10. Sleep is off: these
+ * tests watch the narrow phase update a resting contact, which a sleeping box would skip. */
 static resting_box make_resting_box(void) {
     resting_box scene;
-    scene.world = test_make_world(carom_v2(0.0, -10.0));
+    carom_world_def def = carom_default_world_def();
+    def.enable_sleep = 0;
+    scene.world = carom_create_world(&def);
     carom_body_id ground = make_body(scene.world, CAROM_BODY_STATIC, carom_v2(0.0, 0.0), 0.0,
                                      carom_v2(0.0, 0.0));
     scene.ground = add_box(ground, 20.0, 1.0, 0.6, 0.0);

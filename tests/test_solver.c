@@ -275,3 +275,113 @@ Test(solver, free_body_in_zero_gravity_keeps_its_velocities_exactly) {
     cr_assert_eq(carom_body_get_angular_velocity(body), w);
     carom_destroy_world(world);
 }
+
+/* ---- Stacking quality (sleep off, so the solver alone holds the piles) ---------------------- */
+
+#include "scenes.h"
+#include <stdlib.h>
+
+typedef struct pile_result {
+    double top_displacement;  /* m */
+    int left_row;             /* boxes more than half a box from their start */
+    double energy_per_body;   /* J */
+} pile_result;
+
+static pile_result run_pile(carom_scene_kind kind, int n, int steps) {
+    carom_world_def def = carom_scene_world_def(kind);
+    def.enable_sleep = 0;
+    carom_world_id world = carom_create_world(&def);
+    int count = carom_scene_body_count(kind, n);
+    carom_body_id* bodies = malloc(sizeof(carom_body_id) * (size_t)count);
+    carom_vec2* start = malloc(sizeof(carom_vec2) * (size_t)count);
+    cr_assert_eq(carom_scene_build(world, kind, n, bodies), count);
+    for (int i = 0; i < count; ++i) {
+        start[i] = carom_body_get_position(bodies[i]);
+    }
+    test_step(world, 1.0 / 60.0, steps);
+    pile_result result = {0.0, 0, 0.0};
+    for (int i = 0; i < count; ++i) {
+        carom_vec2 moved = carom_sub(carom_body_get_position(bodies[i]), start[i]);
+        result.left_row += fabs(moved.y) > 0.5 || fabs(moved.x) > 0.5;
+        result.energy_per_body += carom_body_get_kinetic_energy(bodies[i]) / count;
+    }
+    result.top_displacement =
+        carom_length(carom_sub(carom_body_get_position(bodies[count - 1]), start[count - 1]));
+    free(bodies);
+    free(start);
+    carom_destroy_world(world);
+    return result;
+}
+
+Test(solver, pyramid_of_twenty_rows_stands_ten_seconds_with_its_top_within_five_centimetres) {
+    pile_result r = run_pile(CAROM_SCENE_PYRAMID, 20, 600);
+    cr_log_info("pyramid 20: top moved %.4f m, %d boxes left their row, %.3g J per box",
+                r.top_displacement, r.left_row, r.energy_per_body);
+    cr_assert_eq(r.left_row, 0);
+    cr_assert_lt(r.top_displacement, 0.05);
+    cr_assert_lt(r.energy_per_body, 1e-6, "no jitter floor: %.3g J per box", r.energy_per_body);
+}
+
+Test(solver, pyramid_of_forty_rows_loses_no_box_in_ten_seconds) {
+    pile_result r = run_pile(CAROM_SCENE_PYRAMID, 40, 600);
+    cr_log_info("pyramid 40: top moved %.4f m, %d boxes left their row, %.3g J per box",
+                r.top_displacement, r.left_row, r.energy_per_body);
+    cr_assert_eq(r.left_row, 0);
+    cr_assert_lt(r.top_displacement, 0.1);
+    cr_assert_lt(r.energy_per_body, 1e-6, "no jitter floor: %.3g J per box", r.energy_per_body);
+}
+
+Test(solver, stack_of_twenty_boxes_stands_ten_seconds) {
+    pile_result r = run_pile(CAROM_SCENE_STACK, 20, 600);
+    cr_log_info("stack 20: top moved %.4f m", r.top_displacement);
+    cr_assert_eq(r.left_row, 0);
+    cr_assert_lt(r.top_displacement, 0.05);
+    cr_assert_lt(r.energy_per_body, 1e-6);
+}
+
+Test(solver, hundred_kilogram_box_on_a_stack_of_one_kilogram_boxes_stands_ten_seconds) {
+    carom_world_def def = carom_default_world_def();
+    def.enable_sleep = 0;
+    carom_world_id world = carom_create_world(&def);
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_id boxes[10];
+    for (int i = 0; i < 10; ++i) {
+        carom_body_def body = carom_default_body_def();
+        body.type = CAROM_BODY_DYNAMIC;
+        body.position = carom_v2(0.0, 0.5 + i);
+        boxes[i] = carom_create_body(world, &body);
+        carom_shape_def shape = carom_default_shape_def();
+        shape.density = i == 9 ? 100.0 : 1.0; /* mass ratio 100 on the last contact */
+        carom_create_box_shape(boxes[i], &shape, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0);
+    }
+    test_step(world, 1.0 / 60.0, 600);
+    for (int i = 0; i < 10; ++i) {
+        carom_vec2 p = carom_body_get_position(boxes[i]);
+        cr_assert_lt(fabs(p.x), 0.01, "box %d slid %.4f m", i, p.x);
+        cr_assert_lt(fabs(carom_body_get_angle(boxes[i])), 0.01, "box %d tipped", i);
+        cr_assert_gt(p.y, 0.5 + i - 0.2, "box %d sank to %.3f", i, p.y);
+    }
+    cr_log_info("heavy stack: top box at %.4f m (started at 9.5)",
+                carom_body_get_position(boxes[9]).y);
+    carom_destroy_world(world);
+}
+
+Test(solver, hundred_kilogram_box_on_one_kilogram_box_stands_ten_seconds) {
+    carom_world_def def = carom_default_world_def();
+    def.enable_sleep = 0;
+    carom_world_id world = carom_create_world(&def);
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_id light = test_make_box(world, carom_v2(0.0, 0.5), 0.5, 0.5, 0.0, 0.6, 0.0);
+    carom_body_def body = carom_default_body_def();
+    body.type = CAROM_BODY_DYNAMIC;
+    body.position = carom_v2(0.0, 1.5);
+    carom_body_id heavy = carom_create_body(world, &body);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.density = 100.0;
+    carom_create_box_shape(heavy, &shape, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0);
+    test_step(world, 1.0 / 60.0, 600);
+    cr_assert_lt(fabs(carom_body_get_position(heavy).x), 1e-3);
+    cr_assert_lt(fabs(carom_body_get_position(light).x), 1e-3);
+    cr_assert_lt(carom_body_get_kinetic_energy(heavy) + carom_body_get_kinetic_energy(light), 1e-6);
+    carom_destroy_world(world);
+}

@@ -48,6 +48,8 @@ typedef struct carom_world_counters {
     int contact_count;       /* shape pairs whose fattened boxes overlap */
     int touching_count;      /* of those, pairs with at least one manifold point */
     int step_count;          /* steps taken since creation */
+    int awake_body_count;    /* non-static bodies that are awake (kinematic ones always are) */
+    int sleeping_island_count;
 } carom_world_counters;
 CAROM_API carom_world_counters carom_world_get_counters(carom_world_id world);
 
@@ -115,6 +117,16 @@ CAROM_API carom_status carom_body_set_rotation(carom_body_id body, carom_rot rot
 CAROM_API carom_status carom_body_set_linear_velocity(carom_body_id body, carom_vec2 velocity);
 CAROM_API carom_status carom_body_set_angular_velocity(carom_body_id body, double velocity);
 CAROM_API carom_status carom_body_set_user_data(carom_body_id body, void* user_data);
+
+/* Sleep: bodies touching one another form an island; when every body of an island has rested
+ * (see the world def's sleep thresholds) for time_to_sleep, the island sleeps and costs nothing
+ * until something touches it, a body it rests on is moved or destroyed, or the API changes one
+ * of its bodies (pose, velocity, force, impulse, shapes). Waking a body wakes its island. */
+CAROM_API carom_status carom_body_wake(carom_body_id body);
+/* 1 if awake, 0 if asleep; static bodies count as asleep. */
+CAROM_API int carom_body_is_awake(carom_body_id body);
+/* 0 stops this body (and so its island) from ever sleeping, and wakes it; 1 allows it again. */
+CAROM_API carom_status carom_body_set_sleep_enabled(carom_body_id body, int enabled);
 
 /* Forces and torques act during the next step, then are cleared. Only dynamic bodies respond;
  * for others these succeed and do nothing. force in N at a world point (m); torque in N·m. */

@@ -42,6 +42,14 @@ typedef struct carom_world_def {
                                           are pushed apart, default 3 */
     double contact_slop;               /* penetration (m, >= 0) left uncorrected, default 0:
                                           soft contacts rest without jitter, so none is needed */
+    int enable_sleep;                  /* non-zero: resting islands of bodies sleep, default 1 */
+    double sleep_linear_threshold;     /* a body is resting while its center and its farthest
+                                          point move slower than this (m/s, >= 0), default
+                                          0.05 */
+    double sleep_angular_threshold;    /* ...and it turns slower than this (rad/s, >= 0),
+                                          default 0.035 (2 degrees per second) */
+    double time_to_sleep;              /* an island sleeps once all its bodies have rested this
+                                          long (s, > 0), default 0.5 */
     double speculative_distance;       /* contact points are kept while the gap is at most this
                                           (m, >= 0) plus how far the pair can close in one step
                                           (at most 0.1 m more), default 0.02 */
@@ -61,6 +69,8 @@ typedef struct carom_body_def {
     int bullet;                 /* non-zero: marks a fast body for continuous collision against
                                    dynamic bodies too. Stored, but continuous collision is not
                                    built yet, so it has no effect in this version. default 0 */
+    int enable_sleep;           /* 0: this body never sleeps, nor does anything touching it,
+                                   default 1 */
     void* user_data;            /* yours; carom never reads it, default NULL */
     int internal_cookie;        /* set by carom_default_body_def(); do not touch */
 } carom_body_def;

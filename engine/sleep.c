@@ -1,0 +1,195 @@
+/* Sleep: islands of resting bodies stop costing anything.
+ *
+ * After each solve every dynamic body's rest timer advances while it moves slower than the
+ * world's thresholds (its center, its farthest point under its spin, and its spin), and resets
+ * otherwise. A body whose velocity is still changing faster than threshold / time_to_sleep
+ * also resets it: a ball balanced on an apex can be momentarily still while it is already
+ * falling off, and must not be frozen there (SOLVER-NOTES).
+ *
+ * Islands are found afresh each step by union-find over touching contacts between awake
+ * dynamic bodies (static and kinematic bodies do not join islands: a floor does not tie every
+ * pile on it together). Union always keeps the smaller body id as root and islands are visited
+ * in body-id order, so the result does not depend on anything but the world's state. An island
+ * whose every body has rested for time_to_sleep goes to sleep as one: velocities zeroed, bodies
+ * skipped by the solver, contacts among them skipped by the narrow phase, and its members kept
+ * in a sleeping-island record so that waking any one wakes them all.
+ *
+ * Waking happens in the narrow phase (an active body touches a sleeping one), and through the
+ * API (a body is changed, or something it rests on is moved or destroyed). */
+#include "core.h"
+
+#include "ds.h"
+#include "sleep.h"
+#include "world.h"
+
+#include <math.h>
+
+bool carom_body_is_active(const carom_body* body) {
+    if (body->type == CAROM_BODY_DYNAMIC) {
+        return !body->asleep;
+    }
+    if (body->type == CAROM_BODY_KINEMATIC) {
+        return body->linear_velocity.x != 0.0 || body->linear_velocity.y != 0.0 ||
+               body->angular_velocity != 0.0;
+    }
+    return false;
+}
+
+void carom_sleep_update_timer(const carom_world* world, carom_body* body,
+                              carom_vec2 old_linear_velocity, double old_angular_velocity,
+                              double dt) {
+    const carom_world_def* def = &world->def;
+    if (!def->enable_sleep || !body->enable_sleep || body->type != CAROM_BODY_DYNAMIC) {
+        body->sleep_time = 0.0;
+        return;
+    }
+    double linear_speed = carom_length(body->linear_velocity);
+    double spin = fabs(body->angular_velocity);
+    double point_speed = fmax(linear_speed, spin * body->max_extent);
+    double linear_change =
+        carom_length(carom_sub(body->linear_velocity, old_linear_velocity)) / dt;
+    double angular_change = fabs(body->angular_velocity - old_angular_velocity) / dt;
+    bool resting = point_speed <= def->sleep_linear_threshold &&
+                   spin <= def->sleep_angular_threshold &&
+                   linear_change <= def->sleep_linear_threshold / def->time_to_sleep &&
+                   angular_change <= def->sleep_angular_threshold / def->time_to_sleep;
+    body->sleep_time = resting ? body->sleep_time + dt : 0.0;
+}
+
+static int find_root(int* parent, int i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static void join(int* parent, int a, int b) {
+    int ra = find_root(parent, a);
+    int rb = find_root(parent, b);
+    if (ra < rb) {
+        parent[rb] = ra;
+    } else if (rb < ra) {
+        parent[ra] = rb;
+    }
+}
+
+static bool awake_dynamic(const carom_body* body) {
+    return body->id >= 0 && body->type == CAROM_BODY_DYNAMIC && !body->asleep;
+}
+
+/* Link bodies by touching contacts; a body touching a moving kinematic body cannot rest. */
+static void link_islands(carom_world* world, int* parent) {
+    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+        const carom_contact* contact = &world->contacts[i];
+        if (contact->id < 0 || contact->point_count == 0 || contact->is_sensor) {
+            continue;
+        }
+        carom_body* a = &world->bodies[contact->edges[0].body];
+        carom_body* b = &world->bodies[contact->edges[1].body];
+        if (awake_dynamic(a) && awake_dynamic(b)) {
+            join(parent, a->id, b->id);
+        } else if (awake_dynamic(a) && b->type == CAROM_BODY_KINEMATIC && carom_body_is_active(b)) {
+            a->sleep_time = 0.0;
+        } else if (awake_dynamic(b) && a->type == CAROM_BODY_KINEMATIC && carom_body_is_active(a)) {
+            b->sleep_time = 0.0;
+        }
+    }
+}
+
+static int new_island(carom_world* world) {
+    int id = carom_id_pool_alloc(&world->island_pool);
+    if (id == (int)arrlen(world->islands)) {
+        carom_island blank = {-1, NULL};
+        arrput(world->islands, blank);
+    }
+    world->islands[id].id = id;
+    arrsetlen(world->islands[id].bodies, 0);
+    return id;
+}
+
+static void put_to_sleep(carom_world* world, carom_body* body, int island) {
+    body->asleep = true;
+    body->island = island;
+    body->linear_velocity = carom_v2(0.0, 0.0);
+    body->angular_velocity = 0.0;
+    arrput(world->islands[island].bodies, body->id);
+}
+
+void carom_sleep_step(carom_world* world) {
+    if (!world->def.enable_sleep) {
+        return;
+    }
+    int count = (int)arrlen(world->bodies);
+    arrsetlen(world->sleep_parent, count);
+    arrsetlen(world->sleep_min_time, count);
+    arrsetlen(world->sleep_island_of_root, count);
+    int* parent = world->sleep_parent;
+    for (int i = 0; i < count; ++i) {
+        parent[i] = i;
+        world->sleep_min_time[i] = INFINITY;
+        world->sleep_island_of_root[i] = -1;
+    }
+    link_islands(world, parent);
+    const double time_to_sleep = world->def.time_to_sleep;
+    for (int i = 0; i < count; ++i) {
+        if (awake_dynamic(&world->bodies[i])) {
+            int root = find_root(parent, i);
+            world->sleep_min_time[root] = fmin(world->sleep_min_time[root],
+                                               world->bodies[i].sleep_time);
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        carom_body* body = &world->bodies[i];
+        if (!awake_dynamic(body)) {
+            continue;
+        }
+        int root = find_root(parent, i);
+        if (world->sleep_min_time[root] < time_to_sleep) {
+            continue;
+        }
+        if (world->sleep_island_of_root[root] < 0) {
+            world->sleep_island_of_root[root] = new_island(world);
+        }
+        put_to_sleep(world, body, world->sleep_island_of_root[root]);
+    }
+}
+
+void carom_wake_body(carom_world* world, carom_body* body) {
+    if (!body->asleep) {
+        return;
+    }
+    int island_id = body->island;
+    carom_island* island = &world->islands[island_id];
+    for (int i = 0; i < (int)arrlen(island->bodies); ++i) {
+        carom_body* member = &world->bodies[island->bodies[i]];
+        member->asleep = false;
+        member->island = -1;
+        member->sleep_time = 0.0;
+    }
+    arrsetlen(island->bodies, 0);
+    island->id = -1;
+    carom_id_pool_free(&world->island_pool, island_id);
+}
+
+void carom_wake_touching(carom_world* world, carom_body* body) {
+    for (int key = body->contact_head; key >= 0;) {
+        const carom_contact* contact = &world->contacts[key >> 1];
+        carom_body* other = &world->bodies[contact->edges[(key & 1) ^ 1].body];
+        if (contact->point_count > 0) {
+            carom_wake_body(world, other);
+        }
+        key = contact->edges[key & 1].next_key;
+    }
+}
+
+void carom_sleep_destroy(carom_world* world) {
+    for (int i = 0; i < (int)arrlen(world->islands); ++i) {
+        arrfree(world->islands[i].bodies);
+    }
+    arrfree(world->islands);
+    carom_id_pool_destroy(&world->island_pool);
+    arrfree(world->sleep_parent);
+    arrfree(world->sleep_min_time);
+    arrfree(world->sleep_island_of_root);
+}

@@ -1,0 +1,33 @@
+/* Sleep: islands of touching bodies that rest long enough stop being simulated. */
+#ifndef CAROM_SLEEP_H
+#define CAROM_SLEEP_H
+
+#include "carom/carom.h"
+
+#include <stdbool.h>
+
+typedef struct carom_world carom_world;
+typedef struct carom_body carom_body;
+
+/* A sleeping island: the bodies that went to sleep together and wake together. */
+typedef struct carom_island {
+    int id;       /* own index, or -1 when free */
+    int* bodies;  /* stb_ds array of body ids, kept for reuse when the island is freed */
+} carom_island;
+
+/* Whether a body takes part in the step: an awake dynamic body, or a kinematic body that moves.
+ * Contacts between two bodies that do not are left as they are. */
+bool carom_body_is_active(const carom_body* body);
+/* Advance a dynamic body's rest timer after the solver gave it new velocities. */
+void carom_sleep_update_timer(const carom_world* world, carom_body* body,
+                              carom_vec2 old_linear_velocity, double old_angular_velocity,
+                              double dt);
+/* Put to sleep every island of awake bodies that has rested long enough. */
+void carom_sleep_step(carom_world* world);
+/* Wake a body's island (no-op for awake or static bodies). */
+void carom_wake_body(carom_world* world, carom_body* body);
+/* Wake the bodies touching this one: it is being moved or destroyed under them. */
+void carom_wake_touching(carom_world* world, carom_body* body);
+void carom_sleep_destroy(carom_world* world);
+
+#endif

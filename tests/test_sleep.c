@@ -1,0 +1,192 @@
+/* Islands and sleep: resting piles stop costing anything and wake when disturbed. */
+#include "helpers.h"
+#include "scenes.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+static int awake_count(carom_world_id world) {
+    return carom_world_get_counters(world).awake_body_count;
+}
+
+/* Step until nothing is awake; returns the time it took, or -1 after max_seconds. */
+static double step_until_asleep(carom_world_id world, double max_seconds) {
+    const double dt = 1.0 / 60.0;
+    for (int step = 1; step <= (int)(max_seconds / dt); ++step) {
+        test_step(world, dt, 1);
+        if (awake_count(world) == 0) {
+            return step * dt;
+        }
+    }
+    return -1.0;
+}
+
+typedef struct pyramid {
+    carom_world_id world;
+    carom_body_id* boxes;
+    int count;
+} pyramid;
+
+static pyramid make_pyramid(int base) {
+    pyramid p;
+    carom_world_def def = carom_scene_world_def(CAROM_SCENE_PYRAMID);
+    p.world = carom_create_world(&def);
+    p.count = carom_scene_body_count(CAROM_SCENE_PYRAMID, base);
+    p.boxes = malloc(sizeof(carom_body_id) * (size_t)p.count);
+    cr_assert_eq(carom_scene_build(p.world, CAROM_SCENE_PYRAMID, base, p.boxes), p.count);
+    return p;
+}
+
+static void free_pyramid(pyramid* p) {
+    carom_destroy_world(p->world);
+    free(p->boxes);
+}
+
+Test(sleep, settled_pyramid_of_twenty_rows_is_fully_asleep_within_five_seconds) {
+    pyramid p = make_pyramid(20);
+    double t = step_until_asleep(p.world, 5.0);
+    cr_log_info("pyramid of 210 boxes fully asleep after %.2f s", t);
+    cr_assert_gt(t, 0.0, "still %d bodies awake after 5 s", awake_count(p.world));
+    cr_assert_eq(carom_world_get_counters(p.world).sleeping_island_count, 1,
+                 "the pyramid sleeps as one island");
+    free_pyramid(&p);
+}
+
+Test(sleep, sleeping_bodies_do_not_move_at_all) {
+    pyramid p = make_pyramid(6);
+    cr_assert_gt(step_until_asleep(p.world, 5.0), 0.0);
+    carom_transform before[21];
+    for (int i = 0; i < p.count; ++i) {
+        before[i] = carom_body_get_transform(p.boxes[i]);
+    }
+    test_step(p.world, 1.0 / 60.0, 300);
+    for (int i = 0; i < p.count; ++i) {
+        carom_transform after = carom_body_get_transform(p.boxes[i]);
+        cr_assert(after.p.x == before[i].p.x && after.p.y == before[i].p.y &&
+                  after.q.c == before[i].q.c && after.q.s == before[i].q.s);
+        cr_assert_eq(carom_body_get_kinetic_energy(p.boxes[i]), 0.0);
+    }
+    free_pyramid(&p);
+}
+
+Test(sleep, ball_dropped_on_a_sleeping_pyramid_wakes_it_and_it_reacts) {
+    pyramid p = make_pyramid(20);
+    cr_assert_gt(step_until_asleep(p.world, 5.0), 0.0);
+    carom_body_id top = p.boxes[p.count - 1];
+    carom_vec2 top_before = carom_body_get_position(top);
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.position = carom_v2(top_before.x + 0.3, top_before.y + 3.0);
+    carom_body_id ball = carom_create_body(p.world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.density = 20.0;
+    carom_circle circle = {{0.0, 0.0}, 0.4};
+    carom_create_circle_shape(ball, &shape, &circle);
+    double moved = 0.0;
+    int most_awake = 0;
+    for (int step = 0; step < 120; ++step) {
+        test_step(p.world, 1.0 / 60.0, 1);
+        int awake = awake_count(p.world);
+        most_awake = awake > most_awake ? awake : most_awake;
+        moved = fmax(moved, carom_distance(carom_body_get_position(top), top_before));
+    }
+    cr_assert_eq(most_awake, p.count + 1, "the whole pyramid woke with the ball");
+    cr_assert_gt(moved, 1e-3, "the top box was pushed (moved %.3g m)", moved);
+    free_pyramid(&p);
+}
+
+Test(sleep, destroying_a_bottom_box_makes_the_boxes_above_fall) {
+    pyramid p = make_pyramid(8);
+    cr_assert_gt(step_until_asleep(p.world, 5.0), 0.0);
+    /* bottom row: boxes 0..7; the box above boxes 3 and 4 is box 8 + 3 = 11 */
+    carom_body_id above = p.boxes[11];
+    double y_before = carom_body_get_position(above).y;
+    cr_assert_eq(carom_destroy_body(p.boxes[3]), CAROM_OK);
+    cr_assert_eq(carom_destroy_body(p.boxes[4]), CAROM_OK);
+    cr_assert(carom_body_is_awake(above));
+    test_step(p.world, 1.0 / 60.0, 60);
+    cr_assert_lt(carom_body_get_position(above).y, y_before - 0.3, "the unsupported box fell");
+    free_pyramid(&p);
+}
+
+Test(sleep, a_body_with_sleep_disabled_never_sleeps_nor_does_what_touches_it) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.position = carom_v2(0.0, 0.5);
+    def.enable_sleep = 0;
+    carom_body_id insomniac = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_create_box_shape(insomniac, &shape, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0);
+    carom_body_id rider = test_make_box(world, carom_v2(0.0, 1.5), 0.5, 0.5, 0.0, 0.6, 0.0);
+    carom_body_id loner = test_make_box(world, carom_v2(5.0, 0.5), 0.5, 0.5, 0.0, 0.6, 0.0);
+    test_step(world, 1.0 / 60.0, 600);
+    cr_assert(carom_body_is_awake(insomniac));
+    cr_assert(carom_body_is_awake(rider), "it shares an island with the sleepless body");
+    cr_assert_not(carom_body_is_awake(loner), "a box alone on the ground sleeps");
+    cr_assert_eq(carom_body_set_sleep_enabled(insomniac, 1), CAROM_OK);
+    test_step(world, 1.0 / 60.0, 60);
+    cr_assert_not(carom_body_is_awake(insomniac));
+    cr_assert_not(carom_body_is_awake(rider));
+    carom_destroy_world(world);
+}
+
+Test(sleep, changing_a_sleeping_body_through_the_api_wakes_its_island) {
+    carom_world_def def = carom_scene_world_def(CAROM_SCENE_STACK);
+    carom_world_id world = carom_create_world(&def);
+    carom_body_id boxes[3];
+    cr_assert_eq(carom_scene_build(world, CAROM_SCENE_STACK, 3, boxes), 3);
+    cr_assert_gt(step_until_asleep(world, 5.0), 0.0);
+    cr_assert_eq(carom_body_apply_linear_impulse(boxes[0], carom_v2(0.5, 0.0),
+                                                 carom_body_get_world_center(boxes[0])),
+                 CAROM_OK);
+    for (int i = 0; i < 3; ++i) {
+        cr_assert(carom_body_is_awake(boxes[i]), "box %d woke with its island", i);
+    }
+    cr_assert_gt(step_until_asleep(world, 5.0), 0.0, "and it settles again");
+    cr_assert_eq(carom_body_wake(boxes[2]), CAROM_OK);
+    cr_assert_eq(awake_count(world), 3);
+    carom_destroy_world(world);
+}
+
+Test(sleep, moving_the_ground_under_a_sleeping_box_wakes_it_and_it_falls) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_id ground = test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_id box = test_make_box(world, carom_v2(0.0, 0.5), 0.5, 0.5, 0.0, 0.6, 0.0);
+    cr_assert_gt(step_until_asleep(world, 5.0), 0.0);
+    cr_assert_eq(carom_body_set_transform(ground, carom_v2(0.0, -2.0), 0.0), CAROM_OK);
+    cr_assert(carom_body_is_awake(box));
+    test_step(world, 1.0 / 60.0, 60);
+    cr_assert_float_eq(carom_body_get_position(box).y, -1.5, 0.01, "it fell onto the lowered ground");
+    carom_destroy_world(world);
+}
+
+Test(sleep, ball_balanced_a_millimetre_off_an_apex_rolls_off_instead_of_sleeping) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def def = carom_default_body_def();
+    carom_body_id peak = carom_create_body(world, &def);
+    carom_vec2 triangle[3] = {{-2.0, 0.0}, {2.0, 0.0}, {0.0, 2.0}};
+    carom_polygon polygon;
+    cr_assert_eq(carom_make_polygon(triangle, 3, &polygon), CAROM_OK);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_create_polygon_shape(peak, &shape, &polygon);
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_id ball = test_make_ball(world, carom_v2(0.001, 2.5), 0.5, carom_v2(0.0, 0.0), 0.6,
+                                        0.0);
+    test_step(world, 1.0 / 60.0, 600);
+    cr_assert_gt(fabs(carom_body_get_position(ball).x), 1.0, "the ball left the apex (x = %.4f)",
+                 carom_body_get_position(ball).x);
+    carom_destroy_world(world);
+}
+
+Test(sleep, a_world_with_sleep_off_keeps_everything_awake) {
+    carom_world_def def = carom_scene_world_def(CAROM_SCENE_STACK);
+    def.enable_sleep = 0;
+    carom_world_id world = carom_create_world(&def);
+    cr_assert_eq(carom_scene_build(world, CAROM_SCENE_STACK, 3, NULL), 3);
+    test_step(world, 1.0 / 60.0, 300);
+    cr_assert_eq(awake_count(world), 3);
+    carom_destroy_world(world);
+}

@@ -150,9 +150,14 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
     }
     world->massless_dynamic_count += (int)body->massless - (int)was_massless;
     body->max_extent = 0.0;
+    body->min_extent = INFINITY;
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         world->shapes[s].extent = carom_shape_compute_extent(&world->shapes[s], body->local_center);
         body->max_extent = fmax(body->max_extent, world->shapes[s].extent);
+        body->min_extent = fmin(body->min_extent, carom_shape_compute_thickness(&world->shapes[s]));
+    }
+    if (!(body->min_extent > 0.0 && body->min_extent < INFINITY)) {
+        body->min_extent = body->max_extent; /* only segments, or no shapes */
     }
     /* Moving the center of mass keeps the velocity of the material points unchanged. */
     carom_vec2 old_center = body->center;

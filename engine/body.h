@@ -32,6 +32,8 @@ typedef struct carom_body {
     bool bullet;
     bool massless; /* dynamic with zero mass: the world refuses to step */
     double max_extent; /* farthest shape point from the center of mass (m) */
+    double min_extent; /* the body's thinnest half-thickness, for "is it fast?" (m) */
+    carom_sweep sweep; /* this step's motion, set by the solver for bodies it moved */
 
     bool enable_sleep;
     bool asleep;
@@ -43,7 +45,8 @@ typedef struct carom_body {
     int contact_head; /* head of the contact list as a contact key (contact << 1 | edge), -1 */
     int contact_count;
 
-    int solver_index; /* index into the solver's body states during a step, -1 if static */
+    int solver_index; /* its solver state in the current (or last) step; -1 if the solver did not
+                         move it: static, asleep, or created since */
 } carom_body;
 
 /* Resolve a public id to the body, or NULL (recording CAROM_ERROR_INVALID_ID with `what` in the

@@ -246,6 +246,58 @@ static int compare_keys(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
+static int compare_ints(const void* a, const void* b) {
+    int x = *(const int*)a;
+    int y = *(const int*)b;
+    return (x > y) - (x < y);
+}
+
+void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
+    arrsetlen(*out, 0);
+    if (bp->cell_size == 0.0) {
+        return;
+    }
+    int x0 = grid_coordinate(bp, box.lower.x);
+    int y0 = grid_coordinate(bp, box.lower.y);
+    int x1 = grid_coordinate(bp, box.upper.x);
+    int y1 = grid_coordinate(bp, box.upper.y);
+    if (((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0) > (double)arrlen(bp->cells)) {
+        /* a box wider than the occupied grid: test every placed proxy instead */
+        for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+            if (bp->proxies[i].placed && carom_aabb_overlaps(bp->proxies[i].fat_aabb, box)) {
+                arrput(*out, i);
+            }
+        }
+        return;
+    }
+    for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+            carom_grid_cell* cell = find_cell(bp, x, y);
+            for (int i = 0; cell != NULL && i < (int)arrlen(cell->proxies); ++i) {
+                if (carom_aabb_overlaps(bp->proxies[cell->proxies[i]].fat_aabb, box)) {
+                    arrput(*out, cell->proxies[i]);
+                }
+            }
+        }
+    }
+    for (int i = 0; i < (int)arrlen(bp->large_proxies); ++i) {
+        if (carom_aabb_overlaps(bp->proxies[bp->large_proxies[i]].fat_aabb, box)) {
+            arrput(*out, bp->large_proxies[i]);
+        }
+    }
+    int count = (int)arrlen(*out);
+    if (count > 1) {
+        qsort(*out, (size_t)count, sizeof(int), compare_ints);
+    }
+    int unique = 0;
+    for (int i = 0; i < count; ++i) {
+        if (unique == 0 || (*out)[unique - 1] != (*out)[i]) {
+            (*out)[unique++] = (*out)[i];
+        }
+    }
+    arrsetlen(*out, unique);
+}
+
 void carom_broad_phase_update_pairs(carom_world* world) {
     carom_broad_phase* bp = &world->broad_phase;
     if (arrlen(bp->moved) == 0) {

@@ -51,6 +51,9 @@ void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb f
 /* Find pairs involving moved proxies that are not yet contacts, and create their contacts in
  * ascending pair-key order. */
 void carom_broad_phase_update_pairs(carom_world* world);
+/* The shapes whose fat boxes overlap `box`, in ascending id order without repeats, into the
+ * stb_ds array *out (emptied first). Only placed proxies are seen: call after a pair update. */
+void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out);
 /* Pair key of two shape ids, smaller id in the high half. */
 uint64_t carom_pair_key(int shape_a, int shape_b);
 /* Whether two proxies may make a pair: different bodies, at least one dynamic, filters agree. */

@@ -121,9 +121,8 @@ carom_manifold carom_collide_polygon_and_circle(const carom_polygon* a, carom_tr
     return manifold;
 }
 
-/* The face of poly1 along whose normal poly2 is farthest out; both in the same frame. */
-static double find_max_separation(const carom_polygon* poly1, const carom_polygon* poly2,
-                                  int* best_edge) {
+double carom_polygon_max_separation(const carom_polygon* poly1, const carom_polygon* poly2,
+                                    int* best_edge) {
     double best = -DBL_MAX;
     *best_edge = 0;
     for (int i = 0; i < poly1->count; ++i) {
@@ -190,12 +189,12 @@ carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xf
     carom_polygon local_b = transform_polygon(b, carom_inv_mul_transforms(xfa, xfb));
 
     int edge_a = 0;
-    double separation_a = find_max_separation(a, &local_b, &edge_a);
+    double separation_a = carom_polygon_max_separation(a, &local_b, &edge_a);
     if (separation_a > speculative_distance) {
         return manifold;
     }
     int edge_b = 0;
-    double separation_b = find_max_separation(&local_b, a, &edge_b);
+    double separation_b = carom_polygon_max_separation(&local_b, a, &edge_b);
     if (separation_b > speculative_distance) {
         return manifold;
     }
@@ -213,8 +212,13 @@ carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xf
     int incident_edge = find_incident_edge(incident, normal);
     carom_vec2 clip[2] = {incident->vertices[incident_edge],
                           incident->vertices[(incident_edge + 1) % incident->count]};
-    if (!clip_to_side(&clip[0], &clip[1], tangent, carom_dot(tangent, v1)) ||
-        !clip_to_side(&clip[0], &clip[1], carom_neg(tangent), -carom_dot(tangent, v2))) {
+    /* Apart by a gap, the side planes are widened by that gap: two corners closing on each other
+     * diagonally are each just outside the other's face, and exact clipping would leave no point
+     * to stop them (a corner-to-corner crash of two cars). Touching or overlapping shapes clip
+     * exactly, so a box resting over an edge is not held up beyond the edge. */
+    double widen = fmax(0.0, fmax(separation_a, separation_b));
+    if (!clip_to_side(&clip[0], &clip[1], tangent, carom_dot(tangent, v1) - widen) ||
+        !clip_to_side(&clip[0], &clip[1], carom_neg(tangent), -carom_dot(tangent, v2) - widen)) {
         return manifold;
     }
 

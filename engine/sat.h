@@ -8,4 +8,9 @@
  * reference, so the reference does not flip between steps and warm starting keeps working. */
 #define CAROM_REFERENCE_FACE_TOLERANCE 0.0005
 
+/* The face of poly1 along whose normal poly2 reaches farthest out (both in one frame): the
+ * largest separation over poly1's faces, positive when that face separates them. */
+double carom_polygon_max_separation(const carom_polygon* poly1, const carom_polygon* poly2,
+                                    int* best_edge);
+
 #endif

@@ -65,6 +65,21 @@ carom_mass_data carom_shape_compute_mass(const carom_shape* shape) {
     }
 }
 
+double carom_shape_compute_thickness(const carom_shape* shape) {
+    if (shape->type == CAROM_SHAPE_CIRCLE) {
+        return shape->circle.radius;
+    }
+    if (shape->type != CAROM_SHAPE_POLYGON) {
+        return INFINITY;
+    }
+    double thickness = INFINITY;
+    const carom_polygon* p = &shape->polygon;
+    for (int i = 0; i < p->count; ++i) {
+        thickness = fmin(thickness, carom_dot(p->normals[i], carom_sub(p->vertices[i], p->centroid)));
+    }
+    return thickness;
+}
+
 double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_point) {
     if (shape->type == CAROM_SHAPE_CIRCLE) {
         return carom_distance(shape->circle.center, local_point) + shape->circle.radius;

@@ -29,6 +29,9 @@ typedef struct carom_shape {
 carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out, const char* what);
 carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf);
 carom_mass_data carom_shape_compute_mass(const carom_shape* shape);
+/* Half the shape's thinnest width (m): its radius, or the smallest distance from a polygon's
+ * centroid to its faces; infinity for segments, which have none. */
+double carom_shape_compute_thickness(const carom_shape* shape);
 /* Farthest distance of the shape from a body-frame point (m). */
 double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_point);
 /* Whether two shapes' filters let them collide (see carom_filter). */

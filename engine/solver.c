@@ -61,7 +61,7 @@ static void gather_bodies(carom_world* world) {
         }
         body->solver_index = (int)arrlen(solver->states);
         carom_body_state state = {body->linear_velocity, body->angular_velocity, {0.0, 0.0},
-                                  {1.0, 0.0}};
+                                  {1.0, 0.0}, 0.0};
         arrput(solver->states, state);
         arrput(solver->state_bodies, i);
     }
@@ -201,6 +201,7 @@ static void integrate_positions(carom_world* world, double h) {
         state->delta_position = carom_mul_add(state->delta_position, h, state->linear_velocity);
         state->delta_rotation =
             carom_integrate_rotation(state->delta_rotation, h * state->angular_velocity);
+        state->delta_angle += h * state->angular_velocity;
     }
 }
 
@@ -225,7 +226,7 @@ static carom_vec2 relative_velocity(const carom_body_state* a, const carom_body_
 static void constraint_states(carom_solver* solver, const carom_contact_constraint* c,
                               carom_body_state* scratch, carom_body_state** a,
                               carom_body_state** b) {
-    static const carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}};
+    static const carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}, 0.0};
     scratch[0] = rest;
     scratch[1] = rest;
     *a = c->state_a >= 0 ? &solver->states[c->state_a] : &scratch[0];
@@ -427,6 +428,10 @@ static void finalize_bodies(carom_world* world, double dt) {
         carom_body* body = &world->bodies[solver->state_bodies[i]];
         carom_vec2 old_linear_velocity = body->linear_velocity;
         double old_angular_velocity = body->angular_velocity;
+        body->sweep.local_center = body->local_center;
+        body->sweep.c1 = body->center;
+        body->sweep.q1 = body->transform.q;
+        body->sweep.delta_angle = state->delta_angle;
         body->linear_velocity = state->linear_velocity;
         body->angular_velocity = state->angular_velocity;
         carom_sleep_update_timer(world, body, old_linear_velocity, old_angular_velocity, dt);
@@ -435,9 +440,9 @@ static void finalize_bodies(carom_world* world, double dt) {
             carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
         body->transform.p =
             carom_sub(body->center, carom_rotate(body->transform.q, body->local_center));
+        body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);
         body->torque = 0.0;
-        body->solver_index = -1;
         carom_body_update_shape_bounds(world, body);
     }
 }

@@ -14,6 +14,7 @@ typedef struct carom_body_state {
     double angular_velocity;
     carom_vec2 delta_position;
     carom_rot delta_rotation;
+    double delta_angle; /* total turn this step (rad), for continuous collision's sweep */
 } carom_body_state;
 
 /* A soft constraint: a spring and damper expressed per substep (Catto, Solver2D, 2024). */

@@ -16,6 +16,7 @@ carom_world_def carom_default_world_def(void) {
     def.contact_push_max_velocity = 3.0;
     def.contact_slop = 0.0;
     def.speculative_distance = 0.02;
+    def.enable_continuous = 1;
     def.enable_sleep = 1;
     def.sleep_linear_threshold = 0.05;
     def.sleep_angular_threshold = 2.0 * CAROM_PI / 180.0;

@@ -163,6 +163,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contacts);
     carom_hash_map_destroy(&world->pair_map);
     arrfree(world->contacts_to_destroy);
+    arrfree(world->continuous_candidates);
     carom_id_pool_destroy(&world->body_pool);
     carom_id_pool_destroy(&world->shape_pool);
     carom_id_pool_destroy(&world->contact_pool);
@@ -216,7 +217,9 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     carom_narrow_phase_collide(world, dt);
     /* 3. solver: gravity, contacts, restitution, positions, new bounding boxes, rest timers */
     carom_solver_step(world, dt);
-    /* 4. sleep: islands that have rested long enough stop being simulated */
+    /* 4. continuous: fast bodies swept back to their first impact instead of through walls */
+    carom_continuous_step(world);
+    /* 5. sleep: islands that have rested long enough stop being simulated */
     carom_sleep_step(world);
     world->step_count += 1;
     world->locked = false;

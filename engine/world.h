@@ -6,6 +6,7 @@
 
 #include "body.h"
 #include "broad_phase.h"
+#include "continuous.h"
 #include "hash_map.h"
 #include "id_pool.h"
 #include "narrow_phase.h"
@@ -28,6 +29,7 @@ struct carom_world {
     carom_id_pool contact_pool;
     carom_hash_map pair_map;    /* pair key -> contact id (lookups only) */
     int* contacts_to_destroy;   /* scratch */
+    int* continuous_candidates; /* scratch: shapes a swept body may hit */
 
     carom_broad_phase broad_phase;
     carom_solver solver;

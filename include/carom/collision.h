@@ -138,6 +138,53 @@ CAROM_API carom_manifold carom_collide_chain_segment_and_circle(const carom_chai
                                                                 carom_transform xfb,
                                                                 double speculative_distance);
 
+/* ---- Time of impact ------------------------------------------------------------------------ */
+
+/* The motion of a body over one step, for continuous collision: its center of mass moves in a
+ * straight line from c1 (t = 0) to c2 (t = 1) while it turns steadily by delta_angle from q1. */
+typedef struct carom_sweep {
+    carom_vec2 local_center; /* center of mass in the body frame (m) */
+    carom_vec2 c1, c2;       /* world center of mass at t = 0 and t = 1 (m) */
+    carom_rot q1;            /* rotation at t = 0 */
+    double delta_angle;      /* turn over the sweep (rad); may exceed pi */
+} carom_sweep;
+
+/* The body's pose at t in [0, 1]. */
+CAROM_API carom_transform carom_sweep_get_transform(const carom_sweep* sweep, double t);
+
+/* A circle, polygon or segment (as a two-vertex polygon) for the time-of-impact test. */
+typedef struct carom_toi_shape {
+    int is_circle;
+    carom_circle circle;
+    carom_polygon polygon;
+} carom_toi_shape;
+
+typedef enum carom_toi_state {
+    CAROM_TOI_SEPARATED,  /* no contact during the sweep */
+    CAROM_TOI_HIT,        /* first contact at t */
+    CAROM_TOI_OVERLAPPED  /* already within `target` of each other at t = 0 */
+} carom_toi_state;
+
+typedef struct carom_toi_output {
+    carom_toi_state state;
+    double t; /* in [0, 1] */
+} carom_toi_output;
+
+/* When shapes A and B, moving along their sweeps, first come within `target` (m, >= 0) of each
+ * other. When neither turns, this is the swept separating-axis test and exact: on every face
+ * normal of both polygons, and on the axis across the relative motion, the time the projections
+ * start and stop overlapping is solved for; the impact is the latest start, if it comes before
+ * the earliest end. A circle's axis is the one to the nearest feature at the moment of impact
+ * (a face normal, or the line from a vertex), solved exactly as a ray against the polygon grown
+ * by the radius. Then t is the exact touching time and target only decides OVERLAPPED. When
+ * either turns, the test advances conservatively (Mirtich): it steps t by the separation divided
+ * by a bound on how fast any two points can close (relative speed of the centers plus each
+ * turn times the shape's reach), so it can never step past a contact; it returns the first t
+ * at which the separation is below target (target should then be > 0), or SEPARATED. */
+CAROM_API carom_toi_output carom_time_of_impact(const carom_toi_shape* a, const carom_sweep* sweep_a,
+                                                const carom_toi_shape* b, const carom_sweep* sweep_b,
+                                                double target);
+
 #ifdef __cplusplus
 }
 #endif

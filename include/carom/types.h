@@ -42,6 +42,9 @@ typedef struct carom_world_def {
                                           are pushed apart, default 3 */
     double contact_slop;               /* penetration (m, >= 0) left uncorrected, default 0:
                                           soft contacts rest without jitter, so none is needed */
+    int enable_continuous;             /* non-zero: fast bodies are swept so they cannot pass
+                                          through static or kinematic shapes (and bullets
+                                          through any), default 1 */
     int enable_sleep;                  /* non-zero: resting islands of bodies sleep, default 1 */
     double sleep_linear_threshold;     /* a body is resting while its center and its farthest
                                           point move slower than this (m/s, >= 0), default
@@ -66,9 +69,9 @@ typedef struct carom_body_def {
                                    v *= 1 / (1 + h * damping), default 0 */
     double angular_damping;     /* >= 0, per second, default 0 */
     double gravity_scale;       /* multiplies the world gravity for this body, default 1 */
-    int bullet;                 /* non-zero: marks a fast body for continuous collision against
-                                   dynamic bodies too. Stored, but continuous collision is not
-                                   built yet, so it has no effect in this version. default 0 */
+    int bullet;                 /* non-zero: when fast, the body is also swept against dynamic
+                                   bodies (bullets included), not only static and kinematic
+                                   ones. For projectiles and racing cars. default 0 */
     int enable_sleep;           /* 0: this body never sleeps, nor does anything touching it,
                                    default 1 */
     void* user_data;            /* yours; carom never reads it, default NULL */

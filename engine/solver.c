@@ -19,7 +19,8 @@
  * Accumulated impulses are clamped, not increments: the total normal impulse of a point stays
  * >= 0 and its friction impulse within friction * normal impulse (Catto, GDC 2006).
  * Bodies the solver moves are copied into a compact array of states (velocity and motion this
- * step); static bodies are represented by index -1 and a zero state. */
+ * step), with what their velocity gains per substep precomputed; every static (or sleeping)
+ * body in a constraint points at one shared rest state at the end of that array. */
 #include "core.h"
 
 #include "ds.h"
@@ -31,6 +32,7 @@ void carom_solver_destroy(carom_solver* solver) {
     arrfree(solver->states);
     arrfree(solver->state_bodies);
     arrfree(solver->constraints);
+    arrfree(solver->motions);
 }
 
 static carom_softness make_softness(double hertz, double damping_ratio, double h) {
@@ -48,11 +50,14 @@ static carom_softness make_softness(double hertz, double damping_ratio, double h
     return soft;
 }
 
-/* Copy every non-static body into the solver's state array. */
-static void gather_bodies(carom_world* world) {
+/* Copy every awake non-static body into the solver's state array, with what its velocity
+ * gains each substep, and add the shared rest state for static bodies at the end. */
+static void gather_bodies(carom_world* world, double h) {
     carom_solver* solver = &world->solver;
     arrsetlen(solver->states, 0);
     arrsetlen(solver->state_bodies, 0);
+    arrsetlen(solver->motions, 0);
+    carom_vec2 gravity = world->def.gravity;
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         carom_body* body = &world->bodies[i];
         body->solver_index = -1;
@@ -62,9 +67,23 @@ static void gather_bodies(carom_world* world) {
         body->solver_index = (int)arrlen(solver->states);
         carom_body_state state = {body->linear_velocity, body->angular_velocity, {0.0, 0.0},
                                   {1.0, 0.0}, 0.0};
+        carom_body_motion motion = {1.0, 1.0, {0.0, 0.0}, 0.0};
+        if (body->type == CAROM_BODY_DYNAMIC) {
+            motion.linear_damping = 1.0 / (1.0 + h * body->linear_damping);
+            motion.angular_damping = 1.0 / (1.0 + h * body->angular_damping);
+            carom_vec2 acceleration = carom_scale(
+                body->inv_mass,
+                carom_mul_add(body->force, body->mass * body->gravity_scale, gravity));
+            motion.linear_increment = carom_scale(h, acceleration);
+            motion.angular_increment = h * body->inv_inertia * body->torque;
+        }
         arrput(solver->states, state);
+        arrput(solver->motions, motion);
         arrput(solver->state_bodies, i);
     }
+    solver->moving_count = (int)arrlen(solver->states);
+    carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}, 0.0};
+    arrput(solver->states, rest);
 }
 
 static void prepare_point(carom_constraint_point* cp, const carom_contact_point* mp,
@@ -154,8 +173,8 @@ static void prepare_contacts(carom_world* world, double h) {
         }
         carom_contact_constraint c;
         c.contact = i;
-        c.state_a = body_a->solver_index;
-        c.state_b = body_b->solver_index;
+        c.state_a = body_a->solver_index >= 0 ? body_a->solver_index : solver->moving_count;
+        c.state_b = body_b->solver_index >= 0 ? body_b->solver_index : solver->moving_count;
         c.normal = contact->normal;
         c.friction = contact->friction;
         c.restitution = contact->restitution;
@@ -174,29 +193,23 @@ static void prepare_contacts(carom_world* world, double h) {
     }
 }
 
-static void integrate_velocities(carom_world* world, double h) {
+static void integrate_velocities(carom_world* world) {
     carom_solver* solver = &world->solver;
-    carom_vec2 gravity = world->def.gravity;
-    for (int i = 0; i < (int)arrlen(solver->states); ++i) {
-        const carom_body* body = &world->bodies[solver->state_bodies[i]];
-        if (body->type != CAROM_BODY_DYNAMIC) {
-            continue;
-        }
+    int count = solver->moving_count;
+    for (int i = 0; i < count; ++i) {
+        const carom_body_motion* m = &solver->motions[i];
         carom_body_state* state = &solver->states[i];
-        double linear_damping = 1.0 / (1.0 + h * body->linear_damping);
-        double angular_damping = 1.0 / (1.0 + h * body->angular_damping);
-        carom_vec2 acceleration = carom_scale(
-            body->inv_mass, carom_mul_add(body->force, body->mass * body->gravity_scale, gravity));
-        state->linear_velocity =
-            carom_mul_add(carom_scale(linear_damping, state->linear_velocity), h, acceleration);
-        state->angular_velocity = angular_damping * state->angular_velocity +
-                                  h * body->inv_inertia * body->torque;
+        state->linear_velocity = carom_add(carom_scale(m->linear_damping, state->linear_velocity),
+                                           m->linear_increment);
+        state->angular_velocity = m->angular_damping * state->angular_velocity +
+                                  m->angular_increment;
     }
 }
 
 static void integrate_positions(carom_world* world, double h) {
     carom_solver* solver = &world->solver;
-    for (int i = 0; i < (int)arrlen(solver->states); ++i) {
+    int count = solver->moving_count;
+    for (int i = 0; i < count; ++i) {
         carom_body_state* state = &solver->states[i];
         state->delta_position = carom_mul_add(state->delta_position, h, state->linear_velocity);
         state->delta_rotation =
@@ -205,48 +218,58 @@ static void integrate_positions(carom_world* world, double h) {
     }
 }
 
-static void apply_impulse(carom_body_state* a, carom_body_state* b,
-                          const carom_contact_constraint* c, const carom_constraint_point* cp,
-                          carom_vec2 impulse) {
-    a->linear_velocity = carom_mul_sub(a->linear_velocity, c->inv_mass_a, impulse);
-    a->angular_velocity -= c->inv_inertia_a * carom_cross(cp->anchor_a, impulse);
-    b->linear_velocity = carom_mul_add(b->linear_velocity, c->inv_mass_b, impulse);
-    b->angular_velocity += c->inv_inertia_b * carom_cross(cp->anchor_b, impulse);
+/* The solver's inner loops copy the two bodies' velocities into locals, work on them, and
+ * write them back once per constraint: far fewer loads and stores than going through the state
+ * array for every impulse. A static body's state is the shared rest state at the end of the
+ * array; with zero inverse mass, the impulses leave it at rest. */
+typedef struct local_velocities {
+    carom_vec2 va, vb;
+    double wa, wb;
+} local_velocities;
+
+static local_velocities load_velocities(const carom_body_state* a, const carom_body_state* b) {
+    local_velocities v = {a->linear_velocity, b->linear_velocity, a->angular_velocity,
+                          b->angular_velocity};
+    return v;
+}
+
+static void store_velocities(carom_body_state* a, carom_body_state* b, const local_velocities* v) {
+    a->linear_velocity = v->va;
+    a->angular_velocity = v->wa;
+    b->linear_velocity = v->vb;
+    b->angular_velocity = v->wb;
+}
+
+static void apply_impulse(local_velocities* v, const carom_contact_constraint* c,
+                          const carom_constraint_point* cp, carom_vec2 impulse) {
+    v->va = carom_mul_sub(v->va, c->inv_mass_a, impulse);
+    v->wa -= c->inv_inertia_a * carom_cross(cp->anchor_a, impulse);
+    v->vb = carom_mul_add(v->vb, c->inv_mass_b, impulse);
+    v->wb += c->inv_inertia_b * carom_cross(cp->anchor_b, impulse);
 }
 
 /* Velocity of anchor b relative to anchor a. */
-static carom_vec2 relative_velocity(const carom_body_state* a, const carom_body_state* b,
-                                    const carom_constraint_point* cp) {
-    carom_vec2 va = carom_add(a->linear_velocity, carom_cross_sv(a->angular_velocity, cp->anchor_a));
-    carom_vec2 vb = carom_add(b->linear_velocity, carom_cross_sv(b->angular_velocity, cp->anchor_b));
+static carom_vec2 relative_velocity(const local_velocities* v, const carom_constraint_point* cp) {
+    carom_vec2 va = carom_add(v->va, carom_cross_sv(v->wa, cp->anchor_a));
+    carom_vec2 vb = carom_add(v->vb, carom_cross_sv(v->wb, cp->anchor_b));
     return carom_sub(vb, va);
-}
-
-/* The states of a constraint's two bodies; a static body reads and writes a scratch zero state. */
-static void constraint_states(carom_solver* solver, const carom_contact_constraint* c,
-                              carom_body_state* scratch, carom_body_state** a,
-                              carom_body_state** b) {
-    static const carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}, 0.0};
-    scratch[0] = rest;
-    scratch[1] = rest;
-    *a = c->state_a >= 0 ? &solver->states[c->state_a] : &scratch[0];
-    *b = c->state_b >= 0 ? &solver->states[c->state_b] : &scratch[1];
 }
 
 static void warm_start(carom_world* world) {
     carom_solver* solver = &world->solver;
-    carom_body_state scratch[2];
     for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
         const carom_contact_constraint* c = &solver->constraints[i];
-        carom_body_state *a, *b;
-        constraint_states(solver, c, scratch, &a, &b);
+        carom_body_state* a = &solver->states[c->state_a];
+        carom_body_state* b = &solver->states[c->state_b];
+        local_velocities v = load_velocities(a, b);
         carom_vec2 tangent = carom_right_perp(c->normal);
         for (int j = 0; j < c->point_count; ++j) {
             const carom_constraint_point* cp = &c->points[j];
             carom_vec2 impulse = carom_add(carom_scale(cp->normal_impulse, c->normal),
                                            carom_scale(cp->tangent_impulse, tangent));
-            apply_impulse(a, b, c, cp, impulse);
+            apply_impulse(&v, c, cp, impulse);
         }
+        store_velocities(a, b, &v);
     }
 }
 
@@ -263,25 +286,32 @@ static double current_separation(const carom_body_state* a, const carom_body_sta
     return cp->base_separation + carom_dot(c->normal, carom_sub(moved_b, moved_a));
 }
 
+/* The world's contact settings for one pass, read once. */
+typedef struct solve_settings {
+    double inv_h;
+    double slop;
+    double max_push;
+    bool use_bias;
+} solve_settings;
+
 /* How a point is pushed this iteration: a speculative gap is closed rigidly, a penetration is
  * corrected softly (only with use_bias), and the relax pass pushes without bias. */
 typedef struct point_drive {
     double bias, mass_scale, impulse_scale;
 } point_drive;
 
-static point_drive drive_point(const carom_world* world, const carom_body_state* a,
-                               const carom_body_state* b, const carom_contact_constraint* c,
-                               const carom_constraint_point* cp, double inv_h, bool use_bias) {
+static point_drive drive_point(const carom_body_state* a, const carom_body_state* b,
+                               const carom_contact_constraint* c,
+                               const carom_constraint_point* cp, const solve_settings* settings) {
     point_drive drive = {0.0, 1.0, 0.0};
     double s = current_separation(a, b, c, cp);
     if (s > 0.0) {
-        drive.bias = s * inv_h; /* speculative: close the gap, no further */
-    } else if (use_bias) {
-        double slop = world->def.contact_slop;
-        double penetration = s + slop < 0.0 ? s + slop : 0.0;
+        drive.bias = s * settings->inv_h; /* speculative: close the gap, no further */
+    } else if (settings->use_bias) {
+        double penetration = s + settings->slop < 0.0 ? s + settings->slop : 0.0;
         drive.bias = c->softness.bias_rate * penetration;
-        if (drive.bias < -world->def.contact_push_max_velocity) {
-            drive.bias = -world->def.contact_push_max_velocity;
+        if (drive.bias < -settings->max_push) {
+            drive.bias = -settings->max_push;
         }
         drive.mass_scale = c->softness.mass_scale;
         drive.impulse_scale = c->softness.impulse_scale;
@@ -292,16 +322,16 @@ static point_drive drive_point(const carom_world* world, const carom_body_state*
 /* Both normal impulses of a two-point manifold at once. False (and nothing applied) when the
  * points are driven differently or the joint solution would pull, so the caller falls back to
  * one point at a time, which clamps each. */
-static bool solve_normal_block(carom_body_state* a, carom_body_state* b,
-                               carom_contact_constraint* c, const point_drive* drive) {
+static bool solve_normal_block(local_velocities* v, carom_contact_constraint* c,
+                               const point_drive* drive) {
     if (!c->block_solve || drive[0].mass_scale != drive[1].mass_scale ||
         drive[0].impulse_scale != drive[1].impulse_scale) {
         return false;
     }
     carom_constraint_point* p1 = &c->points[0];
     carom_constraint_point* p2 = &c->points[1];
-    double rhs1 = carom_dot(relative_velocity(a, b, p1), c->normal) + drive[0].bias;
-    double rhs2 = carom_dot(relative_velocity(a, b, p2), c->normal) + drive[1].bias;
+    double rhs1 = carom_dot(relative_velocity(v, p1), c->normal) + drive[0].bias;
+    double rhs2 = carom_dot(relative_velocity(v, p2), c->normal) + drive[1].bias;
     double ms = drive[0].mass_scale;
     double is = drive[0].impulse_scale;
     double impulse1 = -ms * (c->inv_k11 * rhs1 + c->inv_k12 * rhs2) - is * p1->normal_impulse;
@@ -317,15 +347,14 @@ static bool solve_normal_block(carom_body_state* a, carom_body_state* b,
     if (impulse2 > p2->max_normal_impulse) {
         p2->max_normal_impulse = impulse2;
     }
-    apply_impulse(a, b, c, p1, carom_scale(impulse1, c->normal));
-    apply_impulse(a, b, c, p2, carom_scale(impulse2, c->normal));
+    apply_impulse(v, c, p1, carom_scale(impulse1, c->normal));
+    apply_impulse(v, c, p2, carom_scale(impulse2, c->normal));
     return true;
 }
 
-static void solve_normal_point(carom_body_state* a, carom_body_state* b,
-                               carom_contact_constraint* c, carom_constraint_point* cp,
-                               point_drive drive) {
-    double vn = carom_dot(relative_velocity(a, b, cp), c->normal);
+static void solve_normal_point(local_velocities* v, carom_contact_constraint* c,
+                               carom_constraint_point* cp, point_drive drive) {
+    double vn = carom_dot(relative_velocity(v, cp), c->normal);
     double impulse = -cp->normal_mass * drive.mass_scale * (vn + drive.bias) -
                      drive.impulse_scale * cp->normal_impulse;
     double total = cp->normal_impulse + impulse;
@@ -337,42 +366,42 @@ static void solve_normal_point(carom_body_state* a, carom_body_state* b,
     if (impulse > cp->max_normal_impulse) {
         cp->max_normal_impulse = impulse;
     }
-    apply_impulse(a, b, c, cp, carom_scale(impulse, c->normal));
+    apply_impulse(v, c, cp, carom_scale(impulse, c->normal));
 }
 
-static void solve_contact(const carom_world* world, carom_body_state* a, carom_body_state* b,
-                          carom_contact_constraint* c, double inv_h, bool use_bias) {
-    point_drive drive[2];
-    for (int j = 0; j < c->point_count; ++j) {
-        drive[j] = drive_point(world, a, b, c, &c->points[j], inv_h, use_bias);
-    }
-    if (c->point_count != 2 || !solve_normal_block(a, b, c, drive)) {
-        for (int j = 0; j < c->point_count; ++j) {
-            solve_normal_point(a, b, c, &c->points[j], drive[j]);
-        }
-    }
+static void solve_friction(local_velocities* v, carom_contact_constraint* c) {
     carom_vec2 tangent = carom_right_perp(c->normal);
     for (int j = 0; j < c->point_count; ++j) {
         carom_constraint_point* cp = &c->points[j];
-        double vt = carom_dot(relative_velocity(a, b, cp), tangent);
+        double vt = carom_dot(relative_velocity(v, cp), tangent);
         double impulse = -cp->tangent_mass * vt;
         double max_friction = c->friction * cp->normal_impulse;
         double total = cp->tangent_impulse + impulse;
         total = total < -max_friction ? -max_friction : (total > max_friction ? max_friction : total);
         impulse = total - cp->tangent_impulse;
         cp->tangent_impulse = total;
-        apply_impulse(a, b, c, cp, carom_scale(impulse, tangent));
+        apply_impulse(v, c, cp, carom_scale(impulse, tangent));
     }
 }
 
-static void solve_contacts(carom_world* world, double inv_h, bool use_bias) {
+static void solve_contacts(carom_world* world, const solve_settings* settings) {
     carom_solver* solver = &world->solver;
-    carom_body_state scratch[2];
     for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
         carom_contact_constraint* c = &solver->constraints[i];
-        carom_body_state *a, *b;
-        constraint_states(solver, c, scratch, &a, &b);
-        solve_contact(world, a, b, c, inv_h, use_bias);
+        carom_body_state* a = &solver->states[c->state_a];
+        carom_body_state* b = &solver->states[c->state_b];
+        local_velocities v = load_velocities(a, b);
+        point_drive drive[2];
+        for (int j = 0; j < c->point_count; ++j) {
+            drive[j] = drive_point(a, b, c, &c->points[j], settings);
+        }
+        if (c->point_count != 2 || !solve_normal_block(&v, c, drive)) {
+            for (int j = 0; j < c->point_count; ++j) {
+                solve_normal_point(&v, c, &c->points[j], drive[j]);
+            }
+        }
+        solve_friction(&v, c);
+        store_velocities(a, b, &v);
     }
 }
 
@@ -381,20 +410,20 @@ static void solve_contacts(carom_world* world, double inv_h, bool use_bias) {
 static void apply_restitution(carom_world* world) {
     carom_solver* solver = &world->solver;
     double threshold = world->def.restitution_threshold;
-    carom_body_state scratch[2];
     for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
         carom_contact_constraint* c = &solver->constraints[i];
         if (c->restitution == 0.0) {
             continue;
         }
-        carom_body_state *a, *b;
-        constraint_states(solver, c, scratch, &a, &b);
+        carom_body_state* a = &solver->states[c->state_a];
+        carom_body_state* b = &solver->states[c->state_b];
+        local_velocities v = load_velocities(a, b);
         for (int j = 0; j < c->point_count; ++j) {
             carom_constraint_point* cp = &c->points[j];
             if (cp->relative_velocity > -threshold || cp->max_normal_impulse == 0.0) {
                 continue;
             }
-            double vn = carom_dot(relative_velocity(a, b, cp), c->normal);
+            double vn = carom_dot(relative_velocity(&v, cp), c->normal);
             double impulse = -cp->normal_mass * (vn + c->restitution * cp->relative_velocity);
             double total = cp->normal_impulse + impulse;
             if (total < 0.0) {
@@ -402,8 +431,9 @@ static void apply_restitution(carom_world* world) {
             }
             impulse = total - cp->normal_impulse;
             cp->normal_impulse = total;
-            apply_impulse(a, b, c, cp, carom_scale(impulse, c->normal));
+            apply_impulse(&v, c, cp, carom_scale(impulse, c->normal));
         }
+        store_velocities(a, b, &v);
     }
 }
 
@@ -423,7 +453,7 @@ static void store_impulses(carom_world* world) {
  * refresh bounding boxes. */
 static void finalize_bodies(carom_world* world, double dt) {
     carom_solver* solver = &world->solver;
-    for (int i = 0; i < (int)arrlen(solver->states); ++i) {
+    for (int i = 0; i < solver->moving_count; ++i) {
         const carom_body_state* state = &solver->states[i];
         carom_body* body = &world->bodies[solver->state_bodies[i]];
         carom_vec2 old_linear_velocity = body->linear_velocity;
@@ -450,15 +480,18 @@ static void finalize_bodies(carom_world* world, double dt) {
 void carom_solver_step(carom_world* world, double dt) {
     int substeps = world->def.substeps;
     double h = dt / substeps;
-    double inv_h = 1.0 / h;
-    gather_bodies(world);
+    gather_bodies(world, h);
     prepare_contacts(world, h);
+    solve_settings bias_pass = {1.0 / h, world->def.contact_slop,
+                                world->def.contact_push_max_velocity, true};
+    solve_settings relax_pass = bias_pass;
+    relax_pass.use_bias = false;
     for (int i = 0; i < substeps; ++i) {
-        integrate_velocities(world, h);
+        integrate_velocities(world);
         warm_start(world);
-        solve_contacts(world, inv_h, true);
+        solve_contacts(world, &bias_pass);
         integrate_positions(world, h);
-        solve_contacts(world, inv_h, false);
+        solve_contacts(world, &relax_pass);
     }
     apply_restitution(world);
     store_impulses(world);

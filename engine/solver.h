@@ -17,6 +17,13 @@ typedef struct carom_body_state {
     double delta_angle; /* total turn this step (rad), for continuous collision's sweep */
 } carom_body_state;
 
+/* What a body's velocity does each substep: damped, then increased by gravity and forces. */
+typedef struct carom_body_motion {
+    double linear_damping, angular_damping; /* factors 1 / (1 + h c) */
+    carom_vec2 linear_increment;            /* h * (gravity + force / mass) */
+    double angular_increment;               /* h * torque / inertia */
+} carom_body_motion;
+
 /* A soft constraint: a spring and damper expressed per substep (Catto, Solver2D, 2024). */
 typedef struct carom_softness {
     double bias_rate;     /* 1/s: fraction of the separation corrected per second */
@@ -34,7 +41,7 @@ typedef struct carom_constraint_point {
 
 typedef struct carom_contact_constraint {
     int contact;
-    int state_a, state_b; /* solver body states, -1 for a static body */
+    int state_a, state_b; /* solver body states; the shared rest state for static bodies */
     carom_vec2 normal;
     double friction, restitution;
     double inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
@@ -48,8 +55,10 @@ typedef struct carom_contact_constraint {
 } carom_contact_constraint;
 
 typedef struct carom_solver {
-    carom_body_state* states;              /* stb_ds array, reused */
-    int* state_bodies;                     /* body id of each state */
+    carom_body_state* states;              /* stb_ds array, reused; one rest state at the end */
+    carom_body_motion* motions;            /* per moving state */
+    int* state_bodies;                     /* body id of each moving state */
+    int moving_count;                      /* states before the rest state */
     carom_contact_constraint* constraints; /* stb_ds array, reused */
 } carom_solver;
 

@@ -55,9 +55,9 @@ carom_body* carom_get_body_checked(carom_body_id id, carom_world** world_out, co
 carom_body_id carom_make_body_id(const carom_world* world, const carom_body* body);
 /* Recompute mass, center of mass and inertia from the shapes; keeps the center's velocity. */
 void carom_body_update_mass(carom_world* world, carom_body* body);
-/* Recompute the shapes' bounding boxes after the body moved; moves broad-phase proxies whose
- * box left their fattened box. */
-void carom_body_update_shape_bounds(carom_world* world, carom_body* body);
+/* Recompute the shapes' bounding boxes after the body moved by `motion` (m) this step; moves
+ * broad-phase proxies whose box left their fattened box. */
+void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_vec2 motion);
 void carom_destroy_body_internal(carom_world* world, carom_body* body);
 
 #endif

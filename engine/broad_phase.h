@@ -14,6 +14,8 @@ typedef struct carom_world carom_world;
 /* Bounding boxes of moving shapes are fattened by this much (m) on every side, so a shape moving
  * a little stays inside its box and costs the grid nothing. */
 #define CAROM_AABB_MARGIN 0.1
+/* A moving body's fat box also reaches this many of its last step's displacements ahead. */
+#define CAROM_AABB_LOOK_AHEAD 2.0
 /* A proxy covering more cells than this lives on the large list instead of in cells. */
 #define CAROM_LARGE_PROXY_CELLS 64
 

@@ -101,7 +101,7 @@ static void move_back(carom_world* world, carom_body* body, double t) {
     body->transform = xf;
     body->center = carom_transform_point(xf, body->local_center);
     body->sweep = standstill(body);
-    carom_body_update_shape_bounds(world, body);
+    carom_body_update_shape_bounds(world, body, carom_v2(0.0, 0.0));
 }
 
 /* Back off from the touching time so the body stops about `target` short of the surface. */

@@ -473,7 +473,7 @@ static void finalize_bodies(carom_world* world, double dt) {
         body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);
         body->torque = 0.0;
-        carom_body_update_shape_bounds(world, body);
+        carom_body_update_shape_bounds(world, body, state->delta_position);
     }
 }
 

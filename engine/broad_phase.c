@@ -147,10 +147,6 @@ static void unplace(carom_broad_phase* bp, int shape) {
 
 static void place(carom_broad_phase* bp, int shape) {
     carom_proxy* proxy = &bp->proxies[shape];
-    proxy->x0 = grid_coordinate(bp, proxy->fat_aabb.lower.x);
-    proxy->y0 = grid_coordinate(bp, proxy->fat_aabb.lower.y);
-    proxy->x1 = grid_coordinate(bp, proxy->fat_aabb.upper.x);
-    proxy->y1 = grid_coordinate(bp, proxy->fat_aabb.upper.y);
     double cells = ((double)proxy->x1 - proxy->x0 + 1.0) * ((double)proxy->y1 - proxy->y0 + 1.0);
     if (cells > CAROM_LARGE_PROXY_CELLS) {
         proxy->large_slot = (int)arrlen(bp->large_proxies);
@@ -163,6 +159,26 @@ static void place(carom_broad_phase* bp, int shape) {
         }
     }
     proxy->placed = true;
+}
+
+/* Put the proxy in the cells its fat box covers now. A proxy still covering the same cells it
+ * is listed in (a box that grew or shifted within its cells) stays where it is. */
+static void replace(carom_broad_phase* bp, int shape) {
+    carom_proxy* proxy = &bp->proxies[shape];
+    int x0 = grid_coordinate(bp, proxy->fat_aabb.lower.x);
+    int y0 = grid_coordinate(bp, proxy->fat_aabb.lower.y);
+    int x1 = grid_coordinate(bp, proxy->fat_aabb.upper.x);
+    int y1 = grid_coordinate(bp, proxy->fat_aabb.upper.y);
+    if (proxy->placed && proxy->large_slot < 0 && x0 == proxy->x0 && y0 == proxy->y0 &&
+        x1 == proxy->x1 && y1 == proxy->y1) {
+        return;
+    }
+    unplace(bp, shape);
+    proxy->x0 = x0;
+    proxy->y0 = y0;
+    proxy->x1 = x1;
+    proxy->y1 = y1;
+    place(bp, shape);
 }
 
 void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape) {
@@ -191,6 +207,7 @@ static double choose_cell_size(const carom_broad_phase* bp) {
     return count > 0 ? 2.0 * total / count : 1.0;
 }
 
+/* A new pair: fat boxes overlap, it may collide, and it is not a contact yet. */
 static void add_candidate(carom_world* world, int shape, int other) {
     carom_broad_phase* bp = &world->broad_phase;
     const carom_proxy* a = &bp->proxies[shape];
@@ -311,8 +328,7 @@ void carom_broad_phase_update_pairs(carom_world* world) {
     for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
         int shape = bp->moved[i];
         if (bp->proxies[shape].alive) {
-            unplace(bp, shape);
-            place(bp, shape);
+            replace(bp, shape);
         }
     }
     arrsetlen(bp->candidate_pairs, 0);
@@ -334,7 +350,7 @@ void carom_broad_phase_update_pairs(carom_world* world) {
     }
     for (int i = 0; i < count; ++i) {
         if (i > 0 && keys[i] == keys[i - 1]) {
-            continue;
+            continue; /* found in two cells, or by both proxies */
         }
         carom_create_contact(world, (int)(keys[i] >> 32), (int)(keys[i] & 0xffffffffu));
     }

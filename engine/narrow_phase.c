@@ -135,12 +135,27 @@ static double speculative_distance(const carom_world* world, const carom_shape* 
     return world->def.speculative_distance + reach;
 }
 
+/* Whether two tight boxes are more than `distance` apart along x or y. */
+static bool boxes_apart(carom_aabb a, carom_aabb b, double distance) {
+    return b.lower.x - a.upper.x > distance || a.lower.x - b.upper.x > distance ||
+           b.lower.y - a.upper.y > distance || a.lower.y - b.upper.y > distance;
+}
+
 static void update_contact(carom_world* world, carom_contact* contact, double dt) {
     const carom_shape* shape_a = &world->shapes[contact->shape_a];
     const carom_shape* shape_b = &world->shapes[contact->shape_b];
     const carom_body* body_a = &world->bodies[shape_a->body];
     const carom_body* body_b = &world->bodies[shape_b->body];
     double speculative = speculative_distance(world, shape_a, body_a, shape_b, body_b, dt);
+    contact->friction = sqrt(shape_a->friction * shape_b->friction);
+    contact->restitution =
+        shape_a->restitution > shape_b->restitution ? shape_a->restitution : shape_b->restitution;
+    if (boxes_apart(shape_a->aabb, shape_b->aabb, speculative)) {
+        /* farther apart than the speculative distance on one axis: the separating axis test
+         * would find no point either, so skip it */
+        contact->point_count = 0;
+        return;
+    }
     carom_manifold manifold = compute_manifold(shape_a, body_a->transform, shape_b,
                                                body_b->transform, speculative);
     carom_contact_point old_points[2];
@@ -166,9 +181,6 @@ static void update_contact(carom_world* world, carom_contact* contact, double dt
             }
         }
     }
-    contact->friction = sqrt(shape_a->friction * shape_b->friction);
-    contact->restitution =
-        shape_a->restitution > shape_b->restitution ? shape_a->restitution : shape_b->restitution;
 }
 
 void carom_narrow_phase_collide(carom_world* world, double dt) {

@@ -273,17 +273,31 @@ static void warm_start(carom_world* world) {
     }
 }
 
+/* How the bodies' motion since the start of the step changes a constraint's separations:
+ *   s = s0 + n . (dpB - dpA) + n . (R(dqB) rB - rB) - n . (R(dqA) rA - rA)
+ * and n . (R(q) r - r) = (R(q)^T n - n) . r, so per constraint it suffices to turn the normal
+ * back by each body's rotation once; per point two dot products remain. */
+typedef struct separation_change {
+    double shift;        /* n . (dpB - dpA) */
+    carom_vec2 turn_a;   /* R(dqA)^T n - n */
+    carom_vec2 turn_b;   /* R(dqB)^T n - n */
+} separation_change;
+
+static separation_change separation_change_of(const carom_body_state* a,
+                                              const carom_body_state* b,
+                                              const carom_contact_constraint* c) {
+    separation_change change;
+    change.shift = carom_dot(c->normal, carom_sub(b->delta_position, a->delta_position));
+    change.turn_a = carom_sub(carom_inv_rotate(a->delta_rotation, c->normal), c->normal);
+    change.turn_b = carom_sub(carom_inv_rotate(b->delta_rotation, c->normal), c->normal);
+    return change;
+}
+
 /* Current separation of a point from the bodies' motion since the start of the step. */
-static double current_separation(const carom_body_state* a, const carom_body_state* b,
-                                 const carom_contact_constraint* c,
+static double current_separation(const separation_change* change,
                                  const carom_constraint_point* cp) {
-    carom_vec2 moved_a = carom_add(a->delta_position,
-                                   carom_sub(carom_rotate(a->delta_rotation, cp->anchor_a),
-                                             cp->anchor_a));
-    carom_vec2 moved_b = carom_add(b->delta_position,
-                                   carom_sub(carom_rotate(b->delta_rotation, cp->anchor_b),
-                                             cp->anchor_b));
-    return cp->base_separation + carom_dot(c->normal, carom_sub(moved_b, moved_a));
+    return cp->base_separation + change->shift + carom_dot(change->turn_b, cp->anchor_b) -
+           carom_dot(change->turn_a, cp->anchor_a);
 }
 
 /* The world's contact settings for one pass, read once. */
@@ -300,11 +314,11 @@ typedef struct point_drive {
     double bias, mass_scale, impulse_scale;
 } point_drive;
 
-static point_drive drive_point(const carom_body_state* a, const carom_body_state* b,
+static point_drive drive_point(const separation_change* change,
                                const carom_contact_constraint* c,
                                const carom_constraint_point* cp, const solve_settings* settings) {
     point_drive drive = {0.0, 1.0, 0.0};
-    double s = current_separation(a, b, c, cp);
+    double s = current_separation(change, cp);
     if (s > 0.0) {
         drive.bias = s * settings->inv_h; /* speculative: close the gap, no further */
     } else if (settings->use_bias) {
@@ -391,9 +405,10 @@ static void solve_contacts(carom_world* world, const solve_settings* settings) {
         carom_body_state* a = &solver->states[c->state_a];
         carom_body_state* b = &solver->states[c->state_b];
         local_velocities v = load_velocities(a, b);
+        separation_change change = separation_change_of(a, b, c);
         point_drive drive[2];
         for (int j = 0; j < c->point_count; ++j) {
-            drive[j] = drive_point(a, b, c, &c->points[j], settings);
+            drive[j] = drive_point(&change, c, &c->points[j], settings);
         }
         if (c->point_count != 2 || !solve_normal_block(&v, c, drive)) {
             for (int j = 0; j < c->point_count; ++j) {

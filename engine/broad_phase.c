@@ -59,6 +59,9 @@ bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b) {
     if (a->body_type != CAROM_BODY_DYNAMIC && b->body_type != CAROM_BODY_DYNAMIC) {
         return false;
     }
+    if (a->is_sensor && b->is_sensor) {
+        return false;
+    }
     return carom_filters_collide(a->filter, b->filter);
 }
 
@@ -71,7 +74,8 @@ static void mark_moved(carom_broad_phase* bp, int shape) {
 }
 
 void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
-                                    int body, carom_body_type body_type, carom_filter filter) {
+                                    int body, carom_body_type body_type, carom_filter filter,
+                                    bool is_sensor) {
     while ((int)arrlen(bp->proxies) <= shape) {
         carom_proxy blank;
         memset(&blank, 0, sizeof(blank));
@@ -81,6 +85,7 @@ void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb
     memset(proxy, 0, sizeof(*proxy));
     proxy->fat_aabb = fat_aabb;
     proxy->filter = filter;
+    proxy->is_sensor = is_sensor;
     proxy->body = body;
     proxy->body_type = body_type;
     proxy->large_slot = -1;

@@ -22,6 +22,7 @@ typedef struct carom_world carom_world;
 typedef struct carom_proxy {
     carom_aabb fat_aabb;
     carom_filter filter;
+    bool is_sensor;
     int body;
     carom_body_type body_type;
     int x0, y0, x1, y1; /* cell range covered, when placed */
@@ -47,7 +48,8 @@ typedef struct carom_broad_phase {
 void carom_broad_phase_init(carom_broad_phase* bp, double cell_size);
 void carom_broad_phase_destroy(carom_broad_phase* bp);
 void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
-                                    int body, carom_body_type body_type, carom_filter filter);
+                                    int body, carom_body_type body_type, carom_filter filter,
+                                    bool is_sensor);
 void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape);
 void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb);
 /* Find pairs involving moved proxies that are not yet contacts, and create their contacts in
@@ -58,7 +60,8 @@ void carom_broad_phase_update_pairs(carom_world* world);
 void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out);
 /* Pair key of two shape ids, smaller id in the high half. */
 uint64_t carom_pair_key(int shape_a, int shape_b);
-/* Whether two proxies may make a pair: different bodies, at least one dynamic, filters agree. */
+/* Whether two proxies may make a pair: different bodies, at least one dynamic, not two sensors,
+ * filters agree. */
 bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b);
 
 #endif

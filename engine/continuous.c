@@ -39,8 +39,8 @@ static carom_aabb swept_box(const carom_body* body) {
     return box;
 }
 
-static carom_toi_shape toi_shape(const carom_shape* shape) {
-    carom_toi_shape out;
+static carom_convex_shape toi_shape(const carom_shape* shape) {
+    carom_convex_shape out;
     out.is_circle = shape->type == CAROM_SHAPE_CIRCLE;
     out.circle = shape->circle;
     out.polygon = shape->polygon;
@@ -74,7 +74,7 @@ static first_hit find_first_hit(carom_world* world, const carom_body* body, doub
     carom_broad_phase_query(&world->broad_phase, swept_box(body), &world->continuous_candidates);
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         const carom_shape* mine = &world->shapes[s];
-        carom_toi_shape my_geometry = toi_shape(mine);
+        carom_convex_shape my_geometry = toi_shape(mine);
         for (int i = 0; i < (int)arrlen(world->continuous_candidates); ++i) {
             const carom_shape* other = &world->shapes[world->continuous_candidates[i]];
             if (!may_hit(world, body, mine, other)) {
@@ -83,7 +83,7 @@ static first_hit find_first_hit(carom_world* world, const carom_body* body, doub
             const carom_body* other_body = &world->bodies[other->body];
             carom_sweep other_sweep = other_body->solver_index >= 0 ? other_body->sweep
                                                                     : standstill(other_body);
-            carom_toi_shape other_geometry = toi_shape(other);
+            carom_convex_shape other_geometry = toi_shape(other);
             carom_toi_output toi = carom_time_of_impact(&my_geometry, &body->sweep,
                                                         &other_geometry, &other_sweep, target);
             if (toi.state == CAROM_TOI_HIT && toi.t < hit.t) {

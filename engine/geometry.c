@@ -290,3 +290,100 @@ carom_aabb carom_compute_segment_aabb(const carom_segment* segment, carom_transf
     carom_aabb box = {carom_min_v(a, b), carom_max_v(a, b)};
     return box;
 }
+
+/* ---- Ray casts: in the shape's frame, results back in the world's. ------------------------ */
+
+static carom_cast_output no_hit(void) {
+    carom_cast_output out = {{0.0, 0.0}, {0.0, 0.0}, 0.0, 0};
+    return out;
+}
+
+carom_cast_output carom_ray_cast_circle(const carom_ray_input* ray, const carom_circle* circle,
+                                        carom_transform xf) {
+    carom_vec2 center = carom_transform_point(xf, circle->center);
+    carom_vec2 m = carom_sub(ray->origin, center);
+    carom_vec2 d = ray->translation;
+    double a = carom_dot(d, d);
+    double b = carom_dot(m, d);
+    double c = carom_dot(m, m) - circle->radius * circle->radius;
+    double discriminant = b * b - a * c;
+    if (a == 0.0 || c < 0.0 || b > 0.0 || discriminant < 0.0) {
+        return no_hit(); /* degenerate ray, origin inside, heading away, or passing by */
+    }
+    double t = (-b - sqrt(discriminant)) / a;
+    if (t < 0.0 || t > ray->max_fraction) {
+        return no_hit();
+    }
+    carom_cast_output out;
+    out.fraction = t;
+    out.point = carom_mul_add(ray->origin, t, d);
+    out.normal = carom_normalize(carom_sub(out.point, center));
+    out.hit = 1;
+    return out;
+}
+
+/* A segment from v1 to v2 (local frame), hit from either side. */
+static carom_cast_output ray_cast_segment(carom_vec2 p, carom_vec2 d, double max_fraction,
+                                          carom_vec2 v1, carom_vec2 v2) {
+    carom_vec2 e = carom_sub(v2, v1);
+    double denominator = carom_cross(d, e);
+    if (denominator == 0.0) {
+        return no_hit(); /* parallel */
+    }
+    carom_vec2 w = carom_sub(v1, p);
+    double t = carom_cross(w, e) / denominator;
+    double s = carom_cross(w, d) / denominator;
+    if (t < 0.0 || t > max_fraction || s < 0.0 || s > 1.0) {
+        return no_hit();
+    }
+    carom_cast_output out;
+    out.fraction = t;
+    out.point = carom_mul_add(p, t, d);
+    carom_vec2 normal = carom_normalize(carom_right_perp(e));
+    out.normal = carom_dot(normal, d) > 0.0 ? carom_neg(normal) : normal;
+    out.hit = 1;
+    return out;
+}
+
+carom_cast_output carom_ray_cast_polygon(const carom_ray_input* ray, const carom_polygon* polygon,
+                                         carom_transform xf) {
+    carom_vec2 p = carom_inv_transform_point(xf, ray->origin);
+    carom_vec2 d = carom_inv_rotate(xf.q, ray->translation);
+    carom_cast_output out;
+    if (polygon->count == 2) {
+        out = ray_cast_segment(p, d, ray->max_fraction, polygon->vertices[0], polygon->vertices[1]);
+    } else {
+        /* Cyrus-Beck: clip the ray against every face's half plane */
+        double lower = 0.0, upper = ray->max_fraction;
+        int face = -1;
+        for (int i = 0; i < polygon->count; ++i) {
+            double numerator = carom_dot(polygon->normals[i], carom_sub(polygon->vertices[i], p));
+            double denominator = carom_dot(polygon->normals[i], d);
+            if (denominator == 0.0) {
+                if (numerator < 0.0) {
+                    return no_hit(); /* parallel and outside this face */
+                }
+            } else if (denominator < 0.0 && numerator < lower * denominator) {
+                lower = numerator / denominator; /* entering */
+                face = i;
+            } else if (denominator > 0.0 && numerator < upper * denominator) {
+                upper = numerator / denominator; /* leaving */
+            }
+            if (upper < lower) {
+                return no_hit();
+            }
+        }
+        if (face < 0) {
+            return no_hit(); /* the origin is inside */
+        }
+        out.fraction = lower;
+        out.point = carom_mul_add(p, lower, d);
+        out.normal = polygon->normals[face];
+        out.hit = 1;
+    }
+    if (out.hit) {
+        out.point = carom_transform_point(xf, out.point);
+        out.normal = carom_rotate(xf.q, out.normal);
+    }
+    return out;
+}

@@ -14,7 +14,11 @@
  * tests (a segment is a two-vertex polygon), so a circle is always shape B unless both are
  * circles; a chain segment is always A, because its tests correct the segment's result from A's
  * side; otherwise the lower shape id is A. The normal points from A to B. Sensor contacts are
- * tracked like the others but never reach the solver. */
+ * tracked like the others but never reach the solver.
+ *
+ * Events: a contact's `touching` flag (a point within CAROM_TOUCHING_DISTANCE; for a sensor,
+ * overlap) is compared after each update, and a change is recorded as a begin or end event in
+ * contact-id order; a touching contact that is destroyed records its end. */
 #include "core.h"
 
 #include "ds.h"
@@ -86,9 +90,47 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
     carom_hash_map_set(&world->pair_map, contact->pair_key, id);
 }
 
+/* Whether a contact counts as touching for events. */
+static bool is_touching(const carom_contact* contact) {
+    if (contact->is_sensor) {
+        return contact->point_count > 0;
+    }
+    for (int i = 0; i < contact->point_count; ++i) {
+        if (contact->points[i].separation <= CAROM_TOUCHING_DISTANCE) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Record the begin or end of a contact's touching as a contact or sensor event. */
+static void report_touch_change(carom_world* world, const carom_contact* contact, bool begins) {
+    const carom_shape* a = &world->shapes[contact->shape_a];
+    const carom_shape* b = &world->shapes[contact->shape_b];
+    carom_shape_id id_a = carom_make_shape_id(world, a);
+    carom_shape_id id_b = carom_make_shape_id(world, b);
+    if (contact->is_sensor) {
+        carom_sensor_event event = {a->is_sensor ? id_a : id_b, a->is_sensor ? id_b : id_a};
+        if (begins) {
+            arrput(world->sensor_begin_events, event);
+        } else {
+            arrput(world->sensor_end_events, event);
+        }
+    } else if (begins) {
+        carom_contact_begin_event event = {id_a, id_b};
+        arrput(world->begin_events, event);
+    } else {
+        carom_contact_end_event event = {id_a, id_b};
+        arrput(world->end_events, event);
+    }
+}
+
 void carom_destroy_contact(carom_world* world, int contact_id) {
     carom_contact* contact = &world->contacts[contact_id];
     CAROM_ASSERT(contact->id == contact_id);
+    if (contact->touching) {
+        report_touch_change(world, contact, false);
+    }
     carom_hash_map_remove(&world->pair_map, contact->pair_key);
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
@@ -146,7 +188,10 @@ static void update_contact(carom_world* world, carom_contact* contact, double dt
     const carom_shape* shape_b = &world->shapes[contact->shape_b];
     const carom_body* body_a = &world->bodies[shape_a->body];
     const carom_body* body_b = &world->bodies[shape_b->body];
-    double speculative = speculative_distance(world, shape_a, body_a, shape_b, body_b, dt);
+    /* a sensor only asks whether the shapes overlap: no speculation */
+    double speculative = contact->is_sensor
+                             ? 0.0
+                             : speculative_distance(world, shape_a, body_a, shape_b, body_b, dt);
     contact->friction = sqrt(shape_a->friction * shape_b->friction);
     contact->restitution =
         shape_a->restitution > shape_b->restitution ? shape_a->restitution : shape_b->restitution;
@@ -202,6 +247,11 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
             continue;
         }
         update_contact(world, contact, dt);
+        bool touching = is_touching(contact);
+        if (touching != contact->touching) {
+            contact->touching = touching;
+            report_touch_change(world, contact, touching);
+        }
         if (contact->point_count > 0 && !contact->is_sensor) {
             /* an active body touches a sleeping one: wake its island */
             carom_wake_body(world, body_a);

@@ -36,10 +36,12 @@ typedef struct carom_contact {
     double friction;    /* sqrt(friction_a * friction_b) */
     double restitution; /* max(restitution_a, restitution_b) */
     bool is_sensor;     /* either shape is a sensor: overlap only, no push */
+    bool touching;      /* for events: within CAROM_TOUCHING_DISTANCE (sensors: overlapping) */
 } carom_contact;
 
 /* Create the contact for a new pair (shape ids in any order). */
 void carom_create_contact(carom_world* world, int shape_a, int shape_b);
+/* Destroy a contact; a touching one reports its end (contact or sensor end event). */
 void carom_destroy_contact(carom_world* world, int contact_id);
 /* Update every contact's manifold for a step of dt seconds; destroy contacts whose fattened
  * boxes no longer overlap. */

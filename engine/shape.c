@@ -34,7 +34,7 @@ carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out,
     return shape;
 }
 
-static carom_shape_id make_shape_id(const carom_world* world, const carom_shape* shape) {
+carom_shape_id carom_make_shape_id(const carom_world* world, const carom_shape* shape) {
     carom_shape_id id = {shape->id + 1, shape->generation, world->index, world->generation};
     return id;
 }
@@ -115,6 +115,9 @@ static carom_status check_shape_def(const carom_shape_def* def) {
     if (status == CAROM_OK) {
         status = carom_check_unit_interval(def->restitution, "shape restitution");
     }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->hit_speed_threshold, "shape hit_speed_threshold");
+    }
     return status;
 }
 
@@ -149,6 +152,8 @@ static carom_shape_id attach_shape(carom_world* world, carom_body* body,
     shape->restitution = def->restitution;
     shape->filter = def->filter;
     shape->is_sensor = def->is_sensor != 0;
+    shape->enable_hit_events = def->enable_hit_events != 0;
+    shape->hit_speed_threshold = def->hit_speed_threshold;
     shape->user_data = def->user_data;
     shape->next_shape = body->first_shape;
     body->first_shape = id;
@@ -159,10 +164,10 @@ static carom_shape_id attach_shape(carom_world* world, carom_body* body,
     carom_vec2 r = {margin, margin};
     carom_aabb fat = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
     carom_broad_phase_create_proxy(&world->broad_phase, id, fat, body->id, body->type,
-                                   shape->filter);
+                                   shape->filter, shape->is_sensor);
     carom_wake_body(world, body);
     carom_body_update_mass(world, body);
-    return make_shape_id(world, shape);
+    return carom_make_shape_id(world, shape);
 }
 
 carom_shape_id carom_create_circle_shape(carom_body_id body_id, const carom_shape_def* def,
@@ -326,7 +331,7 @@ void carom_destroy_shape_internal(carom_world* world, carom_shape* shape, bool u
     carom_body* body = &world->bodies[shape->body];
     carom_wake_body(world, body);
     carom_wake_touching(world, body);
-    /* Destroy the contacts that involve this shape. */
+    /* Destroy the contacts that involve this shape; touching ones end with an event. */
     int key = body->contact_head;
     while (key >= 0) {
         carom_contact* contact = &world->contacts[key >> 1];

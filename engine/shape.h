@@ -19,6 +19,8 @@ typedef struct carom_shape {
     carom_segment segment; /* CAROM_SHAPE_SEGMENT and CAROM_SHAPE_CHAIN_SEGMENT */
     carom_chain_segment chain; /* CAROM_SHAPE_CHAIN_SEGMENT */
     bool is_sensor;
+    bool enable_hit_events;
+    double hit_speed_threshold;
     double density, friction, restitution;
     carom_filter filter;
     void* user_data;
@@ -27,6 +29,7 @@ typedef struct carom_shape {
 } carom_shape;
 
 carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out, const char* what);
+carom_shape_id carom_make_shape_id(const carom_world* world, const carom_shape* shape);
 carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf);
 carom_mass_data carom_shape_compute_mass(const carom_shape* shape);
 /* Half the shape's thinnest width (m): its radius, or the smallest distance from a polygon's

@@ -452,6 +452,40 @@ static void apply_restitution(carom_world* world) {
     }
 }
 
+/* Hit events: for contacts whose shapes ask for them, the point that approached fastest, if it
+ * pushed and approached faster than the lower threshold of the shapes that report. */
+static void report_hits(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
+        const carom_contact_constraint* c = &solver->constraints[i];
+        const carom_contact* contact = &world->contacts[c->contact];
+        const carom_shape* a = &world->shapes[contact->shape_a];
+        const carom_shape* b = &world->shapes[contact->shape_b];
+        if (!a->enable_hit_events && !b->enable_hit_events) {
+            continue;
+        }
+        double threshold = !a->enable_hit_events ? b->hit_speed_threshold
+                           : !b->enable_hit_events
+                               ? a->hit_speed_threshold
+                               : fmin(a->hit_speed_threshold, b->hit_speed_threshold);
+        int best = -1;
+        double best_speed = threshold;
+        for (int j = 0; j < c->point_count; ++j) {
+            double speed = -c->points[j].relative_velocity;
+            if (c->points[j].max_normal_impulse > 0.0 && speed > best_speed) {
+                best = j;
+                best_speed = speed;
+            }
+        }
+        if (best >= 0) {
+            carom_contact_hit_event event = {carom_make_shape_id(world, a),
+                                             carom_make_shape_id(world, b),
+                                             contact->points[best].point, c->normal, best_speed};
+            arrput(world->hit_events, event);
+        }
+    }
+}
+
 static void store_impulses(carom_world* world) {
     carom_solver* solver = &world->solver;
     for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
@@ -509,6 +543,7 @@ void carom_solver_step(carom_world* world, double dt) {
         solve_contacts(world, &relax_pass);
     }
     apply_restitution(world);
+    report_hits(world);
     store_impulses(world);
     finalize_bodies(world, dt);
 }

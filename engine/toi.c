@@ -47,7 +47,7 @@ static carom_polygon polygon_in_world(const carom_polygon* polygon, carom_transf
 }
 
 /* Lower bound on the distance between two placed shapes (negative when they overlap). */
-static double separation(const carom_toi_shape* a, carom_transform xfa, const carom_toi_shape* b,
+static double separation(const carom_convex_shape* a, carom_transform xfa, const carom_convex_shape* b,
                          carom_transform xfb) {
     if (a->is_circle && b->is_circle) {
         carom_vec2 ca = carom_transform_point(xfa, a->circle.center);
@@ -55,8 +55,8 @@ static double separation(const carom_toi_shape* a, carom_transform xfa, const ca
         return carom_distance(ca, cb) - a->circle.radius - b->circle.radius;
     }
     if (a->is_circle || b->is_circle) {
-        const carom_toi_shape* polygon = a->is_circle ? b : a;
-        const carom_toi_shape* circle = a->is_circle ? a : b;
+        const carom_convex_shape* polygon = a->is_circle ? b : a;
+        const carom_convex_shape* circle = a->is_circle ? a : b;
         carom_transform xfp = a->is_circle ? xfb : xfa;
         carom_transform xfc = a->is_circle ? xfa : xfb;
         carom_manifold m = carom_collide_polygon_and_circle(&polygon->polygon, xfp, &circle->circle,
@@ -73,7 +73,7 @@ static double separation(const carom_toi_shape* a, carom_transform xfa, const ca
 /* How far a point of the shape's surface can move per radian the body turns: its farthest
  * vertex's distance from the center of mass. A circle turning about its own center does not
  * move its surface, so only its center's distance counts. */
-static double reach(const carom_toi_shape* shape, carom_vec2 local_center) {
+static double reach(const carom_convex_shape* shape, carom_vec2 local_center) {
     if (shape->is_circle) {
         return carom_distance(shape->circle.center, local_center);
     }
@@ -183,8 +183,8 @@ static double swept_circle_polygon(carom_vec2 p, double radius, carom_vec2 d,
 }
 
 /* Exact first contact of two non-turning shapes; DBL_MAX if none for t >= 0. */
-static double translation_toi(const carom_toi_shape* a, const carom_sweep* sweep_a,
-                              const carom_toi_shape* b, const carom_sweep* sweep_b) {
+static double translation_toi(const carom_convex_shape* a, const carom_sweep* sweep_a,
+                              const carom_convex_shape* b, const carom_sweep* sweep_b) {
     carom_transform xfa = carom_sweep_get_transform(sweep_a, 0.0);
     carom_transform xfb = carom_sweep_get_transform(sweep_b, 0.0);
     carom_vec2 motion = carom_sub(carom_sub(sweep_a->c2, sweep_a->c1),
@@ -210,8 +210,8 @@ static double translation_toi(const carom_toi_shape* a, const carom_sweep* sweep
 }
 
 /* Conservative advancement from t = 0, which is known to be farther apart than target. */
-static carom_toi_output advance(const carom_toi_shape* a, const carom_sweep* sweep_a,
-                                const carom_toi_shape* b, const carom_sweep* sweep_b,
+static carom_toi_output advance(const carom_convex_shape* a, const carom_sweep* sweep_a,
+                                const carom_convex_shape* b, const carom_sweep* sweep_b,
                                 double target, double gap) {
     carom_toi_output out = {CAROM_TOI_SEPARATED, 1.0};
     double bound = carom_length(carom_sub(carom_sub(sweep_a->c2, sweep_a->c1),
@@ -239,8 +239,8 @@ static carom_toi_output advance(const carom_toi_shape* a, const carom_sweep* swe
     return out;
 }
 
-carom_toi_output carom_time_of_impact(const carom_toi_shape* a, const carom_sweep* sweep_a,
-                                      const carom_toi_shape* b, const carom_sweep* sweep_b,
+carom_toi_output carom_time_of_impact(const carom_convex_shape* a, const carom_sweep* sweep_a,
+                                      const carom_convex_shape* b, const carom_sweep* sweep_b,
                                       double target) {
     carom_toi_output out = {CAROM_TOI_OVERLAPPED, 0.0};
     double gap = separation(a, carom_sweep_get_transform(sweep_a, 0.0), b,

@@ -54,6 +54,8 @@ carom_shape_def carom_default_shape_def(void) {
     def.restitution = 0.0;
     def.filter = carom_default_filter();
     def.is_sensor = 0;
+    def.enable_hit_events = 0;
+    def.hit_speed_threshold = 1.0;
     def.user_data = NULL;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;

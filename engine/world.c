@@ -164,6 +164,13 @@ carom_status carom_destroy_world(carom_world_id id) {
     carom_hash_map_destroy(&world->pair_map);
     arrfree(world->contacts_to_destroy);
     arrfree(world->continuous_candidates);
+    arrfree(world->query_shapes);
+    arrfree(world->ray_hits);
+    arrfree(world->begin_events);
+    arrfree(world->end_events);
+    arrfree(world->hit_events);
+    arrfree(world->sensor_begin_events);
+    arrfree(world->sensor_end_events);
     carom_id_pool_destroy(&world->body_pool);
     carom_id_pool_destroy(&world->shape_pool);
     carom_id_pool_destroy(&world->contact_pool);
@@ -211,6 +218,11 @@ carom_status carom_world_step(carom_world_id id, double dt) {
         return status;
     }
     world->locked = true;
+    arrsetlen(world->begin_events, 0);
+    arrsetlen(world->end_events, 0);
+    arrsetlen(world->hit_events, 0);
+    arrsetlen(world->sensor_begin_events, 0);
+    arrsetlen(world->sensor_end_events, 0);
     /* 1. broad phase: new pairs of shapes whose fattened boxes began to overlap */
     carom_broad_phase_update_pairs(world);
     /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
@@ -294,6 +306,32 @@ carom_world_counters carom_world_get_counters(carom_world_id id) {
     }
     counters.sleeping_island_count = carom_id_pool_count(&world->island_pool);
     return counters;
+}
+
+carom_contact_events carom_world_get_contact_events(carom_world_id id) {
+    carom_contact_events events = {NULL, 0, NULL, 0, NULL, 0};
+    carom_world* world = carom_get_world_checked(id);
+    if (world != NULL) {
+        events.begin_events = world->begin_events;
+        events.begin_count = (int)arrlen(world->begin_events);
+        events.end_events = world->end_events;
+        events.end_count = (int)arrlen(world->end_events);
+        events.hit_events = world->hit_events;
+        events.hit_count = (int)arrlen(world->hit_events);
+    }
+    return events;
+}
+
+carom_sensor_events carom_world_get_sensor_events(carom_world_id id) {
+    carom_sensor_events events = {NULL, 0, NULL, 0};
+    carom_world* world = carom_get_world_checked(id);
+    if (world != NULL) {
+        events.begin_events = world->sensor_begin_events;
+        events.begin_count = (int)arrlen(world->sensor_begin_events);
+        events.end_events = world->sensor_end_events;
+        events.end_count = (int)arrlen(world->sensor_end_events);
+    }
+    return events;
 }
 
 carom_status carom_make_fixed_stepper(double dt, int max_steps_per_frame,

@@ -30,6 +30,15 @@ struct carom_world {
     carom_hash_map pair_map;    /* pair key -> contact id (lookups only) */
     int* contacts_to_destroy;   /* scratch */
     int* continuous_candidates; /* scratch: shapes a swept body may hit */
+    int* query_shapes;          /* scratch for queries */
+    struct ray_hit* ray_hits;   /* scratch for ray casts */
+
+    /* events of the last step, cleared when the next one starts */
+    carom_contact_begin_event* begin_events;
+    carom_contact_end_event* end_events;
+    carom_contact_hit_event* hit_events;
+    carom_sensor_event* sensor_begin_events;
+    carom_sensor_event* sensor_end_events;
 
     carom_broad_phase broad_phase;
     carom_solver solver;

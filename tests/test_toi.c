@@ -6,14 +6,14 @@
 #include <math.h>
 #include <stdint.h>
 
-static carom_toi_shape box_shape(double hx, double hy) {
-    carom_toi_shape s = {0};
+static carom_convex_shape box_shape(double hx, double hy) {
+    carom_convex_shape s = {0};
     cr_assert_eq(carom_make_box(hx, hy, carom_v2(0.0, 0.0), 0.0, &s.polygon), CAROM_OK);
     return s;
 }
 
-static carom_toi_shape circle_shape(double r) {
-    carom_toi_shape s = {0};
+static carom_convex_shape circle_shape(double r) {
+    carom_convex_shape s = {0};
     s.is_circle = 1;
     s.circle.radius = r;
     return s;
@@ -27,7 +27,7 @@ static carom_sweep translation(carom_vec2 from, carom_vec2 to, double angle) {
 
 Test(toi, box_against_box_in_translation_hits_at_the_analytic_time) {
     /* A 1x1 box from x = 0 to x = 10 against a 1x1 box at x = 6: faces meet at x = 5, t = 0.5 */
-    carom_toi_shape a = box_shape(0.5, 0.5), b = box_shape(0.5, 0.5);
+    carom_convex_shape a = box_shape(0.5, 0.5), b = box_shape(0.5, 0.5);
     carom_sweep sa = translation(carom_v2(0.0, 0.0), carom_v2(10.0, 0.0), 0.0);
     carom_sweep sb = translation(carom_v2(6.0, 0.3), carom_v2(6.0, 0.3), 0.0);
     carom_toi_output out = carom_time_of_impact(&a, &sa, &b, &sb, 0.0);
@@ -38,7 +38,7 @@ Test(toi, box_against_box_in_translation_hits_at_the_analytic_time) {
 Test(toi, rotated_box_corner_against_a_box_hits_at_the_analytic_time) {
     /* a unit box turned 45 degrees reaches sqrt(0.5) along x; moving from x = 0 by 4 to a box
      * whose left face is at x = 3: contact when x + sqrt(0.5) = 3 */
-    carom_toi_shape a = box_shape(0.5, 0.5), b = box_shape(0.5, 2.0);
+    carom_convex_shape a = box_shape(0.5, 0.5), b = box_shape(0.5, 2.0);
     carom_sweep sa = translation(carom_v2(0.0, 0.0), carom_v2(4.0, 0.0), CAROM_PI / 4.0);
     carom_sweep sb = translation(carom_v2(3.5, 0.0), carom_v2(3.5, 0.0), 0.0);
     carom_toi_output out = carom_time_of_impact(&a, &sa, &b, &sb, 0.0);
@@ -47,7 +47,7 @@ Test(toi, rotated_box_corner_against_a_box_hits_at_the_analytic_time) {
 }
 
 Test(toi, circle_against_box_face_and_corner_hit_at_the_analytic_times) {
-    carom_toi_shape circle = circle_shape(0.5), box = box_shape(1.0, 1.0);
+    carom_convex_shape circle = circle_shape(0.5), box = box_shape(1.0, 1.0);
     carom_sweep sb = translation(carom_v2(0.0, 0.0), carom_v2(0.0, 0.0), 0.0);
     /* face: from x = -5 to x = 5 at y = 0; touches the face x = -1 when x = -1.5, t = 0.35 */
     carom_sweep face = translation(carom_v2(-5.0, 0.0), carom_v2(5.0, 0.0), 0.0);
@@ -68,7 +68,7 @@ Test(toi, circle_against_box_face_and_corner_hit_at_the_analytic_times) {
 }
 
 Test(toi, circles_meeting_head_on_hit_at_the_analytic_time) {
-    carom_toi_shape a = circle_shape(0.3), b = circle_shape(0.7);
+    carom_convex_shape a = circle_shape(0.3), b = circle_shape(0.7);
     carom_sweep sa = translation(carom_v2(-5.0, 0.0), carom_v2(5.0, 0.0), 0.0);
     carom_sweep sb = translation(carom_v2(5.0, 0.0), carom_v2(-5.0, 0.0), 0.0);
     /* gap closes at 20 per unit t from 10 - 1 = 9 */
@@ -78,7 +78,7 @@ Test(toi, circles_meeting_head_on_hit_at_the_analytic_time) {
 }
 
 Test(toi, shapes_already_touching_report_overlapped) {
-    carom_toi_shape a = box_shape(0.5, 0.5), b = box_shape(0.5, 0.5);
+    carom_convex_shape a = box_shape(0.5, 0.5), b = box_shape(0.5, 0.5);
     carom_sweep sa = translation(carom_v2(0.0, 0.0), carom_v2(1.0, 0.0), 0.0);
     carom_sweep sb = translation(carom_v2(1.005, 0.0), carom_v2(1.005, 0.0), 0.0);
     cr_assert_eq(carom_time_of_impact(&a, &sa, &b, &sb, 0.01).state, CAROM_TOI_OVERLAPPED);
@@ -95,8 +95,8 @@ static double unit(void) {
 }
 static double range(double lo, double hi) { return lo + (hi - lo) * unit(); }
 
-static carom_toi_shape random_shape(void) {
-    carom_toi_shape s = {0};
+static carom_convex_shape random_shape(void) {
+    carom_convex_shape s = {0};
     if (unit() < 0.3) {
         s.is_circle = 1;
         s.circle.center = carom_v2(range(-0.2, 0.2), range(-0.2, 0.2));
@@ -137,8 +137,8 @@ static carom_sweep random_sweep(bool turning, bool crossing) {
 /* The largest separation over the face normals of two placed polygons: zero exactly when they
  * touch, positive when apart (then a lower bound on their distance), negative when they overlap.
  * Circles use the exact contact test. */
-static double placed_separation(const carom_toi_shape* a, carom_transform xa,
-                                const carom_toi_shape* b, carom_transform xb) {
+static double placed_separation(const carom_convex_shape* a, carom_transform xa,
+                                const carom_convex_shape* b, carom_transform xb) {
     if (a->is_circle || b->is_circle) {
         carom_manifold m;
         if (a->is_circle && b->is_circle) {
@@ -171,7 +171,7 @@ static double placed_separation(const carom_toi_shape* a, carom_transform xa,
 }
 
 /* Overlap at t beyond rounding. */
-static bool overlapping(const carom_toi_shape* a, const carom_sweep* sa, const carom_toi_shape* b,
+static bool overlapping(const carom_convex_shape* a, const carom_sweep* sa, const carom_convex_shape* b,
                         const carom_sweep* sb, double t) {
     return placed_separation(a, carom_sweep_get_transform(sa, t), b,
                              carom_sweep_get_transform(sb, t)) < -1e-9;
@@ -180,7 +180,7 @@ static bool overlapping(const carom_toi_shape* a, const carom_sweep* sa, const c
 static void fuzz(bool turning, double target, double touch_tolerance) {
     int hits = 0, misses = 0, overlapped = 0;
     for (int trial = 0; trial < 3000; ++trial) {
-        carom_toi_shape a = random_shape(), b = random_shape();
+        carom_convex_shape a = random_shape(), b = random_shape();
         carom_sweep sa = random_sweep(turning, true), sb = random_sweep(turning, false);
         carom_toi_output out = carom_time_of_impact(&a, &sa, &b, &sb, target);
         if (out.state == CAROM_TOI_OVERLAPPED) {

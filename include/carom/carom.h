@@ -72,6 +72,131 @@ CAROM_API carom_status carom_make_fixed_stepper(double dt, int max_steps_per_fra
 CAROM_API carom_status carom_world_advance(carom_world_id world, carom_fixed_stepper* stepper,
                                            double frame_time, int* steps_taken, double* alpha);
 
+/* ---- Events ----------------------------------------------------------------------------- */
+
+/* Two shapes started touching (their closest points within CAROM_TOUCHING_DISTANCE). Shape A
+ * and B are in the contact's order; the normal of hit events points from A to B. */
+typedef struct carom_contact_begin_event {
+    carom_shape_id shape_a, shape_b;
+} carom_contact_begin_event;
+
+/* Two shapes stopped touching, or a touching shape was destroyed (its id is then stale). */
+typedef struct carom_contact_end_event {
+    carom_shape_id shape_a, shape_b;
+} carom_contact_end_event;
+
+/* Two shapes met faster than their hit threshold (see carom_shape_def.enable_hit_events). */
+typedef struct carom_contact_hit_event {
+    carom_shape_id shape_a, shape_b;
+    carom_vec2 point;      /* world frame (m) */
+    carom_vec2 normal;     /* from A to B */
+    double approach_speed; /* relative normal speed before the collision (m/s, > 0) */
+} carom_contact_hit_event;
+
+/* The contact events of the last step, in a fixed order (by contact, in the order contacts
+ * were updated). The arrays belong to the world and stay valid until the next step, or until a
+ * shape or body is destroyed (which may add end events). */
+typedef struct carom_contact_events {
+    const carom_contact_begin_event* begin_events;
+    int begin_count;
+    const carom_contact_end_event* end_events;
+    int end_count;
+    const carom_contact_hit_event* hit_events;
+    int hit_count;
+} carom_contact_events;
+
+/* A shape started or stopped overlapping a sensor. */
+typedef struct carom_sensor_event {
+    carom_shape_id sensor;
+    carom_shape_id visitor;
+} carom_sensor_event;
+
+typedef struct carom_sensor_events {
+    const carom_sensor_event* begin_events;
+    int begin_count;
+    const carom_sensor_event* end_events;
+    int end_count;
+} carom_sensor_events;
+
+/* Shapes count as touching for events when their closest points are this close (m): soft
+ * contacts rest slightly overlapped, speculative points may be a few cm apart. */
+#define CAROM_TOUCHING_DISTANCE 0.005
+
+CAROM_API carom_contact_events carom_world_get_contact_events(carom_world_id world);
+CAROM_API carom_sensor_events carom_world_get_sensor_events(carom_world_id world);
+
+/* ---- Queries ---------------------------------------------------------------------------- */
+
+/* Queries see the world as of the end of the last step (or creation). Each takes a filter:
+ * a shape is considered when carom_filter rules let the filter and the shape's filter collide
+ * (carom_default_filter() sees everything). Results come in a fixed order, never in memory or
+ * hash order. Ray casts pass through sensors; overlap queries report them. */
+
+typedef struct carom_ray_result {
+    carom_shape_id shape; /* null when nothing was hit */
+    carom_vec2 point;     /* world frame (m) */
+    carom_vec2 normal;    /* surface normal at the point, facing the ray's origin */
+    double fraction;      /* of the translation, in [0, 1] */
+    int hit;
+} carom_ray_result;
+
+/* The first shape along the ray from origin to origin + translation (m); ties go to the lower
+ * shape id. A ray starting inside a shape does not hit that shape. */
+CAROM_API carom_ray_result carom_world_cast_ray_closest(carom_world_id world, carom_vec2 origin,
+                                                        carom_vec2 translation,
+                                                        carom_filter filter);
+
+/* Called for each hit in order of fraction (then shape id). Return -1 to ignore this hit and go
+ * on, 0 to stop, a fraction to keep only hits up to it, or 1 to go on unchanged. */
+typedef double carom_ray_callback(carom_shape_id shape, carom_vec2 point, carom_vec2 normal,
+                                  double fraction, void* context);
+CAROM_API carom_status carom_world_cast_ray(carom_world_id world, carom_vec2 origin,
+                                            carom_vec2 translation, carom_filter filter,
+                                            carom_ray_callback* callback, void* context);
+
+/* Called for each shape found, in shape-id order; return 0 to stop. */
+typedef int carom_overlap_callback(carom_shape_id shape, void* context);
+/* Shapes whose bounding box overlaps the box. */
+CAROM_API carom_status carom_world_overlap_aabb(carom_world_id world, carom_aabb box,
+                                                carom_filter filter,
+                                                carom_overlap_callback* callback, void* context);
+/* Shapes containing the point (circles and polygons; segments and chains have no inside). */
+CAROM_API carom_status carom_world_overlap_point(carom_world_id world, carom_vec2 point,
+                                                 carom_filter filter,
+                                                 carom_overlap_callback* callback, void* context);
+/* Shapes overlapping the given circle or polygon placed at xf. */
+CAROM_API carom_status carom_world_overlap_shape(carom_world_id world,
+                                                 const carom_convex_shape* shape,
+                                                 carom_transform xf, carom_filter filter,
+                                                 carom_overlap_callback* callback, void* context);
+
+/* ---- Debug draw ------------------------------------------------------------------------- */
+
+/* Colors are 0xRRGGBB. Any callback may be NULL. Coordinates are world (m). */
+typedef struct carom_debug_draw {
+    void (*draw_polygon)(const carom_vec2* vertices, int count, uint32_t color, void* context);
+    /* axis: the body's x axis, to show rotation */
+    void (*draw_circle)(carom_vec2 center, double radius, carom_vec2 axis, uint32_t color,
+                        void* context);
+    void (*draw_segment)(carom_vec2 p1, carom_vec2 p2, uint32_t color, void* context);
+    void (*draw_point)(carom_vec2 point, uint32_t color, void* context);
+    int draw_shapes;   /* every shape, colored by body state */
+    int draw_contacts; /* contact points and normals (0.2 m long) */
+    int draw_aabbs;    /* shapes' tight bounding boxes */
+    void* context;
+} carom_debug_draw;
+
+#define CAROM_COLOR_STATIC 0x808080u
+#define CAROM_COLOR_KINEMATIC 0x4d99e6u
+#define CAROM_COLOR_DYNAMIC 0xe6b34du
+#define CAROM_COLOR_SLEEPING 0x8c8c66u
+#define CAROM_COLOR_SENSOR 0x33cc4du
+#define CAROM_COLOR_CONTACT 0xff3333u
+#define CAROM_COLOR_AABB 0xcc66ccu
+
+/* Draw the world through the callbacks, shapes in shape-id order. */
+CAROM_API carom_status carom_world_draw(carom_world_id world, const carom_debug_draw* draw);
+
 /* ---- Bodies ----------------------------------------------------------------------------- */
 
 CAROM_API carom_body_id carom_create_body(carom_world_id world, const carom_body_def* def);

@@ -138,6 +138,30 @@ CAROM_API carom_manifold carom_collide_chain_segment_and_circle(const carom_chai
                                                                 carom_transform xfb,
                                                                 double speculative_distance);
 
+/* ---- Ray casts ----------------------------------------------------------------------------- */
+
+/* A ray from origin along translation (m, world frame), tested for t in [0, max_fraction] of
+ * the translation. */
+typedef struct carom_ray_input {
+    carom_vec2 origin;
+    carom_vec2 translation;
+    double max_fraction;
+} carom_ray_input;
+
+typedef struct carom_cast_output {
+    carom_vec2 point;  /* where the ray enters the shape (world frame) */
+    carom_vec2 normal; /* the surface normal there, facing the ray's origin */
+    double fraction;   /* of the translation */
+    int hit;           /* 0: no hit (also when the origin is inside a circle or polygon) */
+} carom_cast_output;
+
+CAROM_API carom_cast_output carom_ray_cast_circle(const carom_ray_input* ray,
+                                                  const carom_circle* circle, carom_transform xf);
+/* A polygon of 3 or more vertices, or a segment as a two-vertex polygon (hit from either side). */
+CAROM_API carom_cast_output carom_ray_cast_polygon(const carom_ray_input* ray,
+                                                   const carom_polygon* polygon,
+                                                   carom_transform xf);
+
 /* ---- Time of impact ------------------------------------------------------------------------ */
 
 /* The motion of a body over one step, for continuous collision: its center of mass moves in a
@@ -152,12 +176,13 @@ typedef struct carom_sweep {
 /* The body's pose at t in [0, 1]. */
 CAROM_API carom_transform carom_sweep_get_transform(const carom_sweep* sweep, double t);
 
-/* A circle, polygon or segment (as a two-vertex polygon) for the time-of-impact test. */
-typedef struct carom_toi_shape {
+/* A circle, polygon or segment (as a two-vertex polygon), for the time-of-impact test and the
+ * world's shape-overlap query. */
+typedef struct carom_convex_shape {
     int is_circle;
     carom_circle circle;
     carom_polygon polygon;
-} carom_toi_shape;
+} carom_convex_shape;
 
 typedef enum carom_toi_state {
     CAROM_TOI_SEPARATED,  /* no contact during the sweep */
@@ -181,8 +206,8 @@ typedef struct carom_toi_output {
  * by a bound on how fast any two points can close (relative speed of the centers plus each
  * turn times the shape's reach), so it can never step past a contact; it returns the first t
  * at which the separation is below target (target should then be > 0), or SEPARATED. */
-CAROM_API carom_toi_output carom_time_of_impact(const carom_toi_shape* a, const carom_sweep* sweep_a,
-                                                const carom_toi_shape* b, const carom_sweep* sweep_b,
+CAROM_API carom_toi_output carom_time_of_impact(const carom_convex_shape* a, const carom_sweep* sweep_a,
+                                                const carom_convex_shape* b, const carom_sweep* sweep_b,
                                                 double target);
 
 #ifdef __cplusplus

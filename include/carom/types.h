@@ -92,7 +92,12 @@ typedef struct carom_shape_def {
                            sqrt(friction_a * friction_b) */
     double restitution; /* 0..1, default 0. A pair uses the larger of the two */
     carom_filter filter;
-    int is_sensor;   /* non-zero: the shape detects overlaps but never pushes, default 0 */
+    int is_sensor;   /* non-zero: the shape detects overlaps but never pushes, default 0. Sensors
+                        report enter and exit events (carom_world_get_sensor_events) and do not
+                        detect other sensors */
+    int enable_hit_events;   /* non-zero: contacts of this shape report hit events, default 0 */
+    double hit_speed_threshold; /* approach speed (m/s, >= 0) above which a hit is reported,
+                                   default 1; a pair uses the lower of its shapes' that report */
     void* user_data; /* yours, default NULL */
     int internal_cookie;
 } carom_shape_def;

@@ -1,0 +1,100 @@
+/* Debug draw: the world as lines, polygons, circles and points through the user's callbacks,
+ * so any renderer (SDL, a PNG writer, a test) can show it. Shapes go in shape-id order, colored
+ * by what their body is doing; contacts and bounding boxes on request. */
+#include "core.h"
+
+#include "ds.h"
+#include "world.h"
+
+static uint32_t shape_color(const carom_shape* shape, const carom_body* body) {
+    if (shape->is_sensor) {
+        return CAROM_COLOR_SENSOR;
+    }
+    switch (body->type) {
+    case CAROM_BODY_STATIC:
+        return CAROM_COLOR_STATIC;
+    case CAROM_BODY_KINEMATIC:
+        return CAROM_COLOR_KINEMATIC;
+    default:
+        return body->asleep ? CAROM_COLOR_SLEEPING : CAROM_COLOR_DYNAMIC;
+    }
+}
+
+static void draw_shape(const carom_debug_draw* draw, const carom_shape* shape,
+                       const carom_body* body) {
+    uint32_t color = shape_color(shape, body);
+    carom_transform xf = body->transform;
+    if (shape->type == CAROM_SHAPE_CIRCLE) {
+        if (draw->draw_circle != NULL) {
+            draw->draw_circle(carom_transform_point(xf, shape->circle.center),
+                              shape->circle.radius, carom_rotate(xf.q, carom_v2(1.0, 0.0)), color,
+                              draw->context);
+        }
+    } else if (shape->polygon.count == 2) {
+        if (draw->draw_segment != NULL) {
+            draw->draw_segment(carom_transform_point(xf, shape->polygon.vertices[0]),
+                               carom_transform_point(xf, shape->polygon.vertices[1]), color,
+                               draw->context);
+        }
+    } else if (draw->draw_polygon != NULL) {
+        carom_vec2 vertices[CAROM_MAX_POLYGON_VERTICES];
+        for (int i = 0; i < shape->polygon.count; ++i) {
+            vertices[i] = carom_transform_point(xf, shape->polygon.vertices[i]);
+        }
+        draw->draw_polygon(vertices, shape->polygon.count, color, draw->context);
+    }
+}
+
+static void draw_box(const carom_debug_draw* draw, carom_aabb box) {
+    if (draw->draw_polygon == NULL) {
+        return;
+    }
+    carom_vec2 corners[4] = {box.lower, {box.upper.x, box.lower.y}, box.upper,
+                             {box.lower.x, box.upper.y}};
+    draw->draw_polygon(corners, 4, CAROM_COLOR_AABB, draw->context);
+}
+
+static void draw_contact(const carom_debug_draw* draw, const carom_contact* contact) {
+    for (int i = 0; i < contact->point_count; ++i) {
+        carom_vec2 p = contact->points[i].point;
+        if (draw->draw_point != NULL) {
+            draw->draw_point(p, CAROM_COLOR_CONTACT, draw->context);
+        }
+        if (draw->draw_segment != NULL) {
+            draw->draw_segment(p, carom_mul_add(p, 0.2, contact->normal), CAROM_COLOR_CONTACT,
+                               draw->context);
+        }
+    }
+}
+
+carom_status carom_world_draw(carom_world_id id, const carom_debug_draw* draw) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "draw the world");
+    if (status == CAROM_OK && draw == NULL) {
+        status = carom_fail(CAROM_ERROR_NULL_ARGUMENT, "debug draw is NULL");
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    for (int i = 0; i < (int)arrlen(world->shapes); ++i) {
+        const carom_shape* shape = &world->shapes[i];
+        if (shape->id < 0) {
+            continue;
+        }
+        if (draw->draw_shapes) {
+            draw_shape(draw, shape, &world->bodies[shape->body]);
+        }
+        if (draw->draw_aabbs) {
+            draw_box(draw, shape->aabb);
+        }
+    }
+    for (int i = 0; draw->draw_contacts && i < (int)arrlen(world->contacts); ++i) {
+        if (world->contacts[i].id >= 0 && !world->contacts[i].is_sensor) {
+            draw_contact(draw, &world->contacts[i]);
+        }
+    }
+    return CAROM_OK;
+}

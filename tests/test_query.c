@@ -1,0 +1,160 @@
+/* World queries: ray casts, overlap tests, and the pure ray casts they use. */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+
+static carom_world_id world;
+static carom_body_id wall, ball, box_body;
+static carom_shape_id wall_shape;
+
+/* A wall at x = 10 (a segment), a ball of radius 1 at (5, 0), a 2 x 2 box at (5, 5) and a
+ * sensor zone around (0, 5). */
+static void setup(void) {
+    world = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_def def = carom_default_body_def();
+    wall = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_segment segment = {{10.0, -10.0}, {10.0, 10.0}};
+    wall_shape = carom_create_segment_shape(wall, &shape, &segment);
+    shape.is_sensor = 1;
+    carom_create_box_shape(wall, &shape, 1.0, 1.0, carom_v2(0.0, 5.0), 0.0);
+    ball = test_make_ball(world, carom_v2(5.0, 0.0), 1.0, carom_v2(0.0, 0.0), 0.6, 0.0);
+    box_body = test_make_box(world, carom_v2(5.0, 5.0), 1.0, 1.0, 0.0, 0.6, 0.0);
+    test_step(world, 1.0 / 60.0, 1);
+}
+
+static void teardown(void) { carom_destroy_world(world); }
+
+TestSuite(query, .init = setup, .fini = teardown);
+
+Test(query, closest_ray_hit_is_the_first_surface_along_the_ray) {
+    carom_ray_result r = carom_world_cast_ray_closest(world, carom_v2(0.0, 0.0),
+                                                      carom_v2(20.0, 0.0), carom_default_filter());
+    cr_assert(r.hit);
+    cr_assert(carom_body_id_equals(carom_shape_get_body(r.shape), ball));
+    cr_assert_float_eq(r.point.x, 4.0, 1e-12);
+    cr_assert_float_eq(r.fraction, 0.2, 1e-12);
+    cr_assert_float_eq(r.normal.x, -1.0, 1e-12);
+}
+
+Test(query, ray_passes_through_sensors_and_hits_the_wall_behind_the_box_row) {
+    /* along y = 5: the sensor at x in [-1, 1] is skipped, the box face at x = 4 is hit */
+    carom_ray_result r = carom_world_cast_ray_closest(world, carom_v2(-5.0, 5.0),
+                                                      carom_v2(20.0, 0.0), carom_default_filter());
+    cr_assert(r.hit);
+    cr_assert(carom_body_id_equals(carom_shape_get_body(r.shape), box_body));
+    cr_assert_float_eq(r.point.x, 4.0, 1e-12);
+    /* along y = 8: nothing but the wall, a segment */
+    r = carom_world_cast_ray_closest(world, carom_v2(0.0, 8.0), carom_v2(20.0, 0.0),
+                                     carom_default_filter());
+    cr_assert(r.hit);
+    cr_assert(carom_shape_id_equals(r.shape, wall_shape));
+    cr_assert_float_eq(r.point.x, 10.0, 1e-12);
+    cr_assert_float_eq(r.normal.x, -1.0, 1e-12, "the normal faces the ray");
+}
+
+typedef struct hit_log {
+    int count;
+    double fractions[8];
+    double stop_at;
+} hit_log;
+
+static double log_hit(carom_shape_id shape, carom_vec2 point, carom_vec2 normal, double fraction,
+                      void* context) {
+    (void)shape;
+    (void)point;
+    (void)normal;
+    hit_log* log = context;
+    log->fractions[log->count++] = fraction;
+    return log->stop_at;
+}
+
+Test(query, all_hits_come_in_order_of_distance_and_the_callback_can_stop_them) {
+    hit_log log = {0, {0}, 1.0};
+    cr_assert_eq(carom_world_cast_ray(world, carom_v2(0.0, 0.0), carom_v2(20.0, 0.0),
+                                      carom_default_filter(), log_hit, &log),
+                 CAROM_OK);
+    cr_assert_eq(log.count, 2, "ball and wall");
+    cr_assert_float_eq(log.fractions[0], 0.2, 1e-12);
+    cr_assert_float_eq(log.fractions[1], 0.5, 1e-12);
+    hit_log first = {0, {0}, 0.0};
+    carom_world_cast_ray(world, carom_v2(0.0, 0.0), carom_v2(20.0, 0.0), carom_default_filter(),
+                         log_hit, &first);
+    cr_assert_eq(first.count, 1, "returning 0 stops");
+}
+
+Test(query, filters_hide_shapes_from_queries) {
+    carom_filter filter = carom_default_filter();
+    filter.mask = 0; /* sees nothing */
+    carom_ray_result r = carom_world_cast_ray_closest(world, carom_v2(0.0, 0.0),
+                                                      carom_v2(20.0, 0.0), filter);
+    cr_assert_not(r.hit);
+}
+
+static int count_shape(carom_shape_id shape, void* context) {
+    (void)shape;
+    ++*(int*)context;
+    return 1;
+}
+
+Test(query, point_query_finds_the_shapes_containing_the_point_including_sensors) {
+    int found = 0;
+    cr_assert_eq(carom_world_overlap_point(world, carom_v2(5.5, 0.5), carom_default_filter(),
+                                           count_shape, &found),
+                 CAROM_OK);
+    cr_assert_eq(found, 1, "inside the ball");
+    found = 0;
+    carom_world_overlap_point(world, carom_v2(0.2, 5.3), carom_default_filter(), count_shape,
+                              &found);
+    cr_assert_eq(found, 1, "inside the sensor zone");
+    found = 0;
+    carom_world_overlap_point(world, carom_v2(5.9, 0.9), carom_default_filter(), count_shape,
+                              &found);
+    cr_assert_eq(found, 0, "in the ball's box but outside the ball");
+}
+
+Test(query, aabb_and_shape_overlap_queries_find_what_they_touch) {
+    int found = 0;
+    carom_aabb box = {{3.0, -2.0}, {12.0, 6.0}};
+    carom_world_overlap_aabb(world, box, carom_default_filter(), count_shape, &found);
+    cr_assert_eq(found, 3, "ball, box and wall");
+    carom_convex_shape probe = {0};
+    probe.is_circle = 1;
+    probe.circle.radius = 0.5;
+    carom_transform at = {{6.2, 0.0}, {1.0, 0.0}};
+    found = 0;
+    carom_world_overlap_shape(world, &probe, at, carom_default_filter(), count_shape, &found);
+    cr_assert_eq(found, 1, "the probe overlaps the ball");
+    at.p = carom_v2(6.6, 0.0);
+    found = 0;
+    carom_world_overlap_shape(world, &probe, at, carom_default_filter(), count_shape, &found);
+    cr_assert_eq(found, 0, "0.1 m clear of the ball");
+}
+
+Test(query, queries_check_their_input) {
+    carom_ray_result r = carom_world_cast_ray_closest(world, carom_v2(NAN, 0.0),
+                                                      carom_v2(1.0, 0.0), carom_default_filter());
+    cr_assert_not(r.hit);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_world_overlap_point(world, carom_v2(0.0, 0.0), carom_default_filter(),
+                                           NULL, NULL),
+                 CAROM_ERROR_NULL_ARGUMENT);
+    carom_aabb inverted = {{1.0, 1.0}, {0.0, 0.0}};
+    int found = 0;
+    cr_assert_eq(carom_world_overlap_aabb(world, inverted, carom_default_filter(), count_shape,
+                                          &found),
+                 CAROM_ERROR_OUT_OF_RANGE);
+}
+
+Test(query, ray_cast_against_a_rotated_box_is_exact) {
+    carom_polygon square;
+    cr_assert_eq(carom_make_box(1.0, 1.0, carom_v2(0.0, 0.0), 0.0, &square), CAROM_OK);
+    carom_transform xf = {{0.0, 0.0}, carom_make_rot(CAROM_PI / 4.0)};
+    carom_ray_input ray = {{-5.0, 0.0}, {10.0, 0.0}, 1.0};
+    carom_cast_output out = carom_ray_cast_polygon(&ray, &square, xf);
+    cr_assert(out.hit);
+    cr_assert_float_eq(out.point.x, -sqrt(2.0), 1e-12, "the corner of the turned square");
+    ray.origin = carom_v2(0.0, 0.0);
+    cr_assert_not(carom_ray_cast_polygon(&ray, &square, xf).hit, "from inside: no hit");
+}

@@ -1,11 +1,12 @@
 #!/bin/sh
-# Set up a fresh Debian machine for carom, build it, and run the bounce demo.
+# Set up a fresh Debian machine for carom, build it, and run an example scene.
 # Installs the Debian packages it needs (as root, or through sudo), configures the build in
-# ./build with meson, compiles, and runs demos/bounce. Safe to run again.
+# ./build with meson, compiles, and runs scenes/ball_drop.json with the carom command line.
+# Safe to run again.
 set -eu
 cd "$(dirname "$0")"
 
-packages="gcc meson ninja-build pkg-config libcriterion-dev libstb-dev"
+packages="gcc meson ninja-build pkg-config libcriterion-dev libstb-dev libcjson-dev"
 missing=""
 for package in $packages; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -32,4 +33,12 @@ else
 fi
 meson compile -C build
 echo
-build/demos/bounce
+echo "scenes/ball_drop.json: three balls dropped from 5 m, restitution 0, 0.5 and 0.9."
+echo "Height (m) of each ball's center every 0.5 s, from the trace of"
+echo "  build/tools/carom run scenes/ball_drop.json --time 3 --trace - --every 30"
+build/tools/carom run scenes/ball_drop.json --time 3 --trace - --every 30 |
+    awk -F, 'BEGIN { step = -1 }
+             NR > 1 && $1 != step { if (line != "") print line; step = $1;
+                                     line = sprintf("  t = %3.1f s", $2) }
+             NR > 1 { line = line sprintf("   %-6s %5.2f", $3, $5) }
+             END { print line }'

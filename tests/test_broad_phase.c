@@ -349,8 +349,10 @@ static scene_info build_random_scene(carom_world_id world, rng* r, int shape_cou
     carom_body_id platform =
         make_body(world, CAROM_BODY_KINEMATIC, carom_v2(0.0, 10.0), rng_uniform(r, -0.1, 0.1),
                   carom_v2(rng_uniform(r, -1.0, 1.0), -1.0), rng_uniform(r, -0.05, 0.05));
+    /* 300 m long: more than CAROM_LARGE_PROXY_CELLS cells in one row for any cell size the
+     * engine picks here, whatever its tilt (at 80 m it sat on the threshold) */
     carom_shape_id platform_shape =
-        carom_create_box_shape(platform, &plain, 40.0, 0.25, carom_v2(0.0, 0.0), 0.0);
+        carom_create_box_shape(platform, &plain, 150.0, 0.25, carom_v2(0.0, 0.0), 0.0);
     info.platform_shape = platform_shape.index1 - 1;
     shapes += 1;
 

@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+"""The `carom` program against its contract (docs/cli.md).
+
+Meson runs one group per test (tests/meson.build):
+    CAROM=build/tools/carom python3 tests/cli/run_tests.py GROUP
+Groups: bad, arguments, good, state, trace, hash, time, load, progress.
+Every check that fails is printed; the exit status is 1 if any did.
+CAROM_SANITIZE names the build's sanitizers ("none" or empty when there are none): the time
+limits of the load group are for an optimised build and are loosened under sanitizers."""
+import csv
+import io
+import json
+import math
+import os
+import pty
+import re
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCENES = os.path.join(ROOT, "scenes")
+CAROM = os.path.abspath(os.environ.get("CAROM", os.path.join(ROOT, "build", "tools", "carom")))
+SANITIZED = os.environ.get("CAROM_SANITIZE", "none") not in ("", "none")
+sys.path.insert(0, HERE)
+from big_scene import write_big_scene  # noqa: E402
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+def run(args, cwd=None, stdin=None, timeout=300):
+    """Run carom; returns (status, stdout, stderr) with the outputs as text."""
+    result = subprocess.run([CAROM] + args, cwd=cwd, input=stdin, capture_output=True,
+                            timeout=timeout)
+    return (result.returncode, result.stdout.decode("utf-8", "replace"),
+            result.stderr.decode("utf-8", "replace"))
+
+
+def run_ok(args, cwd=None):
+    status, out, err = run(args, cwd=cwd)
+    check(status == 0, f"carom {' '.join(args)}: exit {status}, stderr:\n{err}")
+    return out, err
+
+
+def example_scenes():
+    return sorted(os.path.join(SCENES, name) for name in os.listdir(SCENES)
+                  if name.endswith(".json"))
+
+
+def state_scenes():
+    return example_scenes() + [os.path.join(HERE, "good", "everything.json")]
+
+
+def load_json(path):
+    with open(path) as file:
+        return json.load(file)
+
+
+def read_trace(path):
+    with open(path, newline="") as file:
+        return list(csv.reader(file))
+
+
+# ---- bad ------------------------------------------------------------------------------------
+
+# Made at test time rather than committed: (name, writer, expected stderr).
+def write_deep(path):
+    with open(path, "w") as file:
+        file.write('{"bodies": ' + "[" * 100000 + "]" * 100000 + "}")
+
+
+def write_50_mb(path):
+    with open(path, "w") as file:
+        file.write('{"version": 1, "bodies": [{"name": "')
+        file.write("x" * (50 * 1000 * 1000))
+        file.write('", "shapes": [{"type": "circle", "radius": -1}]}]}\n')
+
+
+def write_oversized(path):
+    with open(path, "wb") as file:
+        file.truncate(100 * 1024 * 1024)  # sparse: refused from its size, never read
+
+
+GENERATED_BAD = [
+    ("deep.json", write_deep,
+     "deep.json: line 1, column 75: JSON nested deeper than 64 levels: a scene needs 7\n"),
+    ("fifty_mb.json", write_50_mb,
+     "fifty_mb.json: bodies[0].shapes[0].radius: must be > 0, got -1\n"),
+    ("oversized.json", write_oversized,
+     "oversized.json: the file is 104857600 bytes, more than the 67108864 (64 MiB) a scene "
+     "file may have\n"),
+]
+
+
+def check_refused(args, cwd, expected, label):
+    """Exit 2, nothing on stdout, exactly the expected lines on stderr, no output files."""
+    status, out, err = run(args + ["--out", "state.json", "--trace", "trace.csv"], cwd=cwd)
+    check(status == 2, f"{label}: exit {status}, expected 2")
+    check(out == "", f"{label}: printed on stdout:\n{out}")
+    check(err == expected, f"{label}: stderr\n{err}expected\n{expected}")
+    for name in ("state.json", "trace.csv"):
+        check(not os.path.exists(os.path.join(cwd, name)), f"{label}: {name} was written")
+
+
+def group_bad():
+    bad = os.path.join(HERE, "bad")
+    scenes = sorted(name for name in os.listdir(bad) if name.endswith(".json"))
+    expected = sorted(name for name in os.listdir(bad) if name.endswith(".expected"))
+    check([s[:-5] for s in scenes] == [e[:-9] for e in expected],
+          "every bad scene has a .expected file and every .expected file a scene")
+    check(len(scenes) + len(GENERATED_BAD) >= 30, "at least 30 bad scenes")
+    with tempfile.TemporaryDirectory() as scratch:
+        for name in scenes:
+            shutil.copy(os.path.join(bad, name), scratch)
+            with open(os.path.join(bad, name[:-5] + ".expected"), encoding="utf-8") as file:
+                check_refused(["run", name], scratch, file.read(), name)
+        for name, writer, message in GENERATED_BAD:
+            writer(os.path.join(scratch, name))
+            check_refused(["run", name], scratch, message, name)
+            os.remove(os.path.join(scratch, name))
+        check_refused(["run", "missing.json"], scratch,
+                      "missing.json: cannot read the file: No such file or directory\n",
+                      "a missing file")
+        check_refused(["run", "/dev/zero"], scratch, "/dev/zero: the input is more than the "
+                      "67108864 bytes (64 MiB) a scene file may have\n", "an endless input")
+        os.mkdir(os.path.join(scratch, "folder"))
+        check_refused(["run", "folder"], scratch,
+                      "folder: cannot read the file: Is a directory\n", "a directory")
+
+
+# ---- arguments ------------------------------------------------------------------------------
+
+def group_arguments():
+    scene = os.path.join(SCENES, "ball_drop.json")
+    see_help = "carom: see 'carom --help'\n"
+    refused = [
+        (["run"], "carom: run needs a scene file: carom run SCENE.json\n" + see_help),
+        (["run", scene, "--steps", "-1"],
+         "carom: --steps must be an integer from 0 to 2147483647, got '-1'\n" + see_help),
+        (["run", scene, "--steps=ten"],
+         "carom: --steps must be an integer from 0 to 2147483647, got 'ten'\n" + see_help),
+        (["run", scene, "--steps", "5", "--time", "1"],
+         "carom: --steps and --time both say how long to run: give one\n" + see_help),
+        (["run", scene, "--steps", "5", "--steps", "6"],
+         "carom: --steps is given twice\n" + see_help),
+        (["run", scene, "--dt", "0"],
+         "carom: --dt must be a number of seconds > 0 and at most 1e12, got '0'\n" + see_help),
+        (["run", scene, "--time", "nan"],
+         "carom: --time must be a number of seconds >= 0 and at most 1e12, got 'nan'\n"
+         + see_help),
+        (["run", scene, "--time", "1e400"],
+         "carom: --time must be a number of seconds >= 0 and at most 1e12, got '1e400'\n"
+         + see_help),
+        (["run", scene, "--substeps", "0"],
+         "carom: --substeps must be an integer from 1 to 64, got '0'\n" + see_help),
+        (["run", scene, "--substeps", "65"],
+         "carom: --substeps must be an integer from 1 to 64, got '65'\n" + see_help),
+        (["run", scene, "--every", "2"],
+         "carom: --every only applies to a trace: add --trace FILE\n" + see_help),
+        (["run", scene, "--trace", "t.csv", "--every", "0"],
+         "carom: --every must be an integer from 1 to 2147483647, got '0'\n" + see_help),
+        (["run", scene, "--frobnicate"], "carom: unknown option '--frobnicate'\n" + see_help),
+        (["run", scene, "--hash=yes"], "carom: --hash takes no value\n" + see_help),
+        (["run", scene, "--out"], "carom: --out needs a value\n" + see_help),
+        (["run", scene, scene], f"carom: one scene file at a time: '{scene}' and '{scene}'\n"
+         + see_help),
+        (["run", "--steps", "x", "--dt", "-1"],
+         "carom: --steps must be an integer from 0 to 2147483647, got 'x'\n"
+         "carom: --dt must be a number of seconds > 0 and at most 1e12, got '-1'\n"
+         "carom: run needs a scene file: carom run SCENE.json\n" + see_help),
+        (["run", scene, "--out", "-", "--trace", "-"],
+         "carom: --out and --trace cannot both write to stdout ('-')\n" + see_help),
+        (["run", scene, "--time", "1e12", "--dt", "1e-12"],
+         "carom: --time 1e+12 at dt 1e-12 would be more than 2147483647 steps\n"),
+    ]
+    with tempfile.TemporaryDirectory() as scratch:
+        for args, expected in refused:
+            status, out, err = run(args, cwd=scratch)
+            label = "carom " + " ".join(args)
+            check(status == 2, f"{label}: exit {status}, expected 2")
+            check(out == "", f"{label}: printed on stdout:\n{out}")
+            check(err == expected, f"{label}: stderr\n{err}expected\n{expected}")
+            check(not os.path.exists(os.path.join(scratch, "t.csv")), f"{label}: wrote t.csv")
+    status, out, err = run([])
+    check(status == 2 and out == "" and err.startswith("usage: carom run"),
+          "no arguments: usage on stderr, exit 2")
+    status, out, err = run(["frobnicate"])
+    check(status == 2 and out == "" and err.startswith("carom: unknown command 'frobnicate'\n"),
+          "an unknown command: named on stderr, exit 2")
+    for args in (["--help"], ["run", "--help"], ["run", scene, "-h"]):
+        status, out, err = run(args)
+        check(status == 0 and out.startswith("usage: carom run") and err == "",
+              f"carom {' '.join(args)}: usage on stdout, exit 0")
+    status, out, err = run(["--version"])
+    check(status == 0 and re.fullmatch(r"carom \d+\.\d+\.\d+\n", out) is not None,
+          f"--version printed {out!r}")
+    # Output trouble is not bad input: exit 1, and still nothing on stdout.
+    status, out, err = run(["run", scene, "--out", "/nonexistent/dir/state.json", "--hash"])
+    check(status == 1 and out == "" and
+          err == "carom: cannot write '/nonexistent/dir/state.json': No such file or directory\n",
+          f"an unwritable --out: exit {status}, stderr {err!r}")
+    with open("/dev/full", "w") as full:
+        status = subprocess.run([CAROM, "run", scene, "--hash"], stdout=full,
+                                stderr=subprocess.DEVNULL).returncode
+    check(status == 1, f"a hash that cannot be written (stdout on /dev/full): exit {status}")
+
+
+# ---- good -----------------------------------------------------------------------------------
+
+def group_good():
+    names = {os.path.basename(path) for path in example_scenes()}
+    for required in ("billiards.json", "ball_drop.json", "box_stack.json", "pyramid.json",
+                     "arena.json"):
+        check(required in names, f"scenes/{required} exists")
+    for path in example_scenes():
+        out, err = run_ok(["run", path, "--steps", "120"])
+        check(out == "" and err == "", f"{path}: a plain run prints nothing (got {out!r} {err!r})")
+    good = os.path.join(HERE, "good")
+    with open(os.path.join(good, "unknown_keys.expected")) as file:
+        expected = file.read()
+    status, out, err = run(["run", "unknown_keys.json"], cwd=good)
+    check(status == 0, f"unknown keys: exit {status}, expected 0 (warnings do not stop a run)")
+    check(out == "" and err == expected, f"unknown keys: stderr\n{err}expected\n{expected}")
+    # The README shows what setup.sh's last command prints: heights from this trace.
+    out, _ = run_ok(["run", os.path.join(SCENES, "ball_drop.json"), "--time", "3", "--trace",
+                     "-", "--every", "30"])
+    lines = {}
+    for row in list(csv.reader(io.StringIO(out)))[1:]:
+        lines.setdefault(row[0], f"  t = {float(row[1]):3.1f} s")
+        lines[row[0]] += f"   {row[2]:<6} {float(row[4]):5.2f}"
+    with open(os.path.join(ROOT, "README.md")) as file:
+        readme = file.read()
+    check("\n".join(lines.values()) + "\n```" in readme, "the README shows the output of "
+          "setup.sh's ball drop:\n" + "\n".join(lines.values()))
+    # A scene can come through a pipe.
+    with open(os.path.join(SCENES, "ball_drop.json"), "rb") as file:
+        status, out, err = run(["run", "/dev/stdin", "--steps", "10", "--hash"],
+                               stdin=file.read())
+    check(status == 0 and out.startswith("hash: "), f"a scene on stdin: exit {status} {err}")
+
+
+# ---- state ----------------------------------------------------------------------------------
+
+SHAPE_DEFAULTS = {"density": 1, "friction": 0.6, "restitution": 0, "sensor": False,
+                  "category": 1, "group": 0}
+GEOMETRY_DEFAULTS = {"circle": {"center": [0, 0]}, "box": {"center": [0, 0], "angle": 0},
+                     "polygon": {}, "segment": {}, "chain": {"loop": False}}
+BODY_DEFAULTS = {"type": "dynamic", "position": [0, 0], "angle": 0, "linear_velocity": [0, 0],
+                 "angular_velocity": 0, "linear_damping": 0, "angular_damping": 0,
+                 "bullet": False}
+
+
+def label(index, body):
+    return body.get("name", f"#{index}")
+
+
+def compare_shapes(where, scene_shapes, state_shapes):
+    check(len(scene_shapes) == len(state_shapes), f"{where}: shape count")
+    for j, (given, written) in enumerate(zip(scene_shapes, state_shapes)):
+        full = {**SHAPE_DEFAULTS, **GEOMETRY_DEFAULTS[given["type"]], **given}
+        check(full == written, f"{where}.shapes[{j}]: scene {full} but state {written}")
+
+
+def compare_body(where, index, given, written, motion, elapsed):
+    """Key by key: what the scene said (with defaults) plus the motion from the trace."""
+    full = {**BODY_DEFAULTS, **given}
+    for key in ("name", "type", "linear_damping", "angular_damping", "bullet"):
+        check(full.get(key) == written.get(key), f"{where}.{key}: {full.get(key)} -> "
+              f"{written.get(key)}")
+    compare_shapes(where, full["shapes"], written["shapes"])
+    c, s = written["rotation"]
+    check(abs(math.hypot(c, s) - 1) < 1e-12, f"{where}.rotation is not a unit vector")
+    check(abs(math.atan2(s, c) - written["angle"]) < 1e-15, f"{where}: angle != rotation")
+    if full["type"] == "dynamic":
+        x, y, angle, vx, vy, w = motion[label(index, given)]
+        check([x, y] == written["position"] and angle == written["angle"] and
+              [vx, vy] == written["linear_velocity"] and w == written["angular_velocity"],
+              f"{where}: motion differs from the trace's last row")
+    elif full["type"] == "static":
+        check(written["position"] == full["position"] and written["linear_velocity"] == [0, 0]
+              and written["angular_velocity"] == 0, f"{where}: a static body moved")
+    else:  # kinematic: straight line at its own velocity
+        expected = [p + v * elapsed for p, v in zip(full["position"], full["linear_velocity"])]
+        check(all(abs(a - b) < 1e-9 for a, b in zip(expected, written["position"])),
+              f"{where}: kinematic body at {written['position']}, expected {expected}")
+
+
+def compare_state(path, scene, state, motion, elapsed):
+    world, written_world = scene.get("world", {}), state["world"]
+    check(written_world["gravity"] == world.get("gravity", [0, -10]), f"{path}: world.gravity")
+    check(written_world["dt"] == world.get("dt", 1 / 60), f"{path}: world.dt")
+    check(written_world["substeps"] == world.get("substeps", 4), f"{path}: world.substeps")
+    if "cell_size" in world:
+        check(written_world["cell_size"] == world["cell_size"], f"{path}: world.cell_size")
+    check(len(scene["bodies"]) == len(state["bodies"]), f"{path}: body count")
+    for i, (given, written) in enumerate(zip(scene["bodies"], state["bodies"])):
+        compare_body(f"{path}: bodies[{i}]", i, given, written, motion, elapsed)
+
+
+def last_motion(trace_path):
+    rows = read_trace(trace_path)[1:]
+    last = max(int(row[0]) for row in rows)
+    return {row[2]: [float(v) for v in row[3:]] for row in rows if int(row[0]) == last}
+
+
+def hash_of_state(state):
+    """The documented recipe (docs/cli.md), from a state file's numbers."""
+    value = 0xcbf29ce484222325
+    for body in state["bodies"]:
+        numbers = body["position"] + body["rotation"] + body["linear_velocity"] + \
+            [body["angular_velocity"]]
+        for byte in struct.pack("<7d", *numbers):
+            value = ((value ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"hash: {value:016x}\n"
+
+
+def group_state():
+    steps = 90
+    with tempfile.TemporaryDirectory() as scratch:
+        for path in state_scenes():
+            state_path = os.path.join(scratch, "state.json")
+            trace_path = os.path.join(scratch, "trace.csv")
+            out, _ = run_ok(["run", path, "--steps", str(steps), "--out", state_path,
+                             "--trace", trace_path, "--every", str(steps), "--hash"])
+            scene, state = load_json(path), load_json(state_path)
+            dt = scene.get("world", {}).get("dt", 1 / 60)
+            compare_state(path, scene, state, last_motion(trace_path), steps * dt)
+            check(out == hash_of_state(state), f"{path}: --hash {out!r} is not the documented "
+                  f"hash of the state, {hash_of_state(state)!r}")
+            # Read back and written again: the same bytes, so the same doubles.
+            again_path = os.path.join(scratch, "again.json")
+            resumed, _ = run_ok(["run", state_path, "--steps", "0", "--out", again_path,
+                                 "--hash"])
+            with open(state_path, "rb") as a, open(again_path, "rb") as b:
+                check(a.read() == b.read(), f"{path}: the state file read back and written "
+                      "again with --steps 0 changed")
+            check(resumed == out, f"{path}: reading the state file back did not restore the "
+                  f"state bit for bit: hash {resumed!r} after {out!r}")
+            # Every number in the file is the shortest text that reads back to its double.
+            with open(state_path) as file:
+                for number in re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", file.read()):
+                    value = float(number)
+                    check(float(repr(value)) == value, f"{path}: {number} does not round-trip")
+
+
+# ---- trace ----------------------------------------------------------------------------------
+
+def group_trace():
+    everything = os.path.join(HERE, "good", "everything.json")
+    scene = load_json(everything)
+    with tempfile.TemporaryDirectory() as scratch:
+        trace_path = os.path.join(scratch, "trace.csv")
+        run_ok(["run", everything, "--steps", "10", "--trace", trace_path])
+        with open(trace_path) as file:
+            check(file.readline() == "step,time,name,x,y,angle,vx,vy,w\n", "the trace header")
+        rows = read_trace(trace_path)[1:]
+        dynamic = [label(i, b) for i, b in enumerate(scene["bodies"])
+                   if b.get("type", "dynamic") == "dynamic"]
+        check(dynamic == ["wedge", "#2", "café", "#5"], "unnamed bodies are #index")
+        check([row[2] for row in rows] == dynamic * 11,
+              "one row per dynamic body per step, in scene order, steps 0 to 10")
+        check([int(row[0]) for row in rows[::4]] == list(range(11)), "steps 0..10")
+        dt = scene["world"]["dt"]
+        check(all(float(row[1]) == int(row[0]) * dt for row in rows), "time is step * dt")
+        # Step 0 is the initial state: the scene's numbers (the angle through carom's sine,
+        # cosine and atan2, which may move it by an ulp).
+        initial = {row[2]: [float(v) for v in row[3:]] for row in rows[:4]}
+        for i, body in enumerate(scene["bodies"]):
+            if label(i, body) not in initial:
+                continue
+            full = {**BODY_DEFAULTS, **body}
+            x, y, angle, vx, vy, w = initial[label(i, body)]
+            angle_given = (math.atan2(full["rotation"][1], full["rotation"][0])
+                           if "rotation" in full else full["angle"])
+            check([x, y] == full["position"] and [vx, vy] == full["linear_velocity"] and
+                  w == full["angular_velocity"] and abs(angle - angle_given) < 1e-15,
+                  f"step 0 of {label(i, body)} is not its initial state: {initial[label(i, body)]}")
+        # "-" writes to stdout, before the hash line.
+        out, _ = run_ok(["run", everything, "--steps", "10", "--trace", "-", "--hash"])
+        with open(trace_path) as file:
+            check(out.startswith(file.read()) and re.fullmatch(r"hash: [0-9a-f]{16}\n",
+                  out.split("\n")[-2] + "\n") is not None, "--trace - writes the trace to stdout")
+        # --every K records steps 0, K, 2K ... only.
+        run_ok(["run", everything, "--steps", "10", "--trace", trace_path, "--every", "3"])
+        steps = [int(row[0]) for row in read_trace(trace_path)[1:]]
+        check(steps == [s for s in (0, 3, 6, 9) for _ in range(4)], f"--every 3: {steps}")
+        # Names with commas and quotes are quoted CSV fields.
+        odd = os.path.join(scratch, "odd.json")
+        with open(odd, "w") as file:
+            json.dump({"bodies": [{"name": 'a, "b"', "shapes": [{"type": "circle",
+                                                                 "radius": 1}]}]}, file)
+        run_ok(["run", odd, "--steps", "1", "--trace", trace_path])
+        with open(trace_path) as file:
+            text = file.read()
+        check('0,0,"a, ""b""",' in text, f"a name with a comma and quotes: {text}")
+        check(read_trace(trace_path)[1][2] == 'a, "b"', "the quoted name reads back")
+
+
+# ---- hash -----------------------------------------------------------------------------------
+
+def group_hash():
+    for path in example_scenes():
+        first, _ = run_ok(["run", path, "--steps", "60", "--hash"])
+        second, _ = run_ok(["run", path, "--steps", "60", "--hash"])
+        check(re.fullmatch(r"hash: [0-9a-f]{16}\n", first) is not None, f"hash format {first!r}")
+        check(first == second, f"{path}: two runs gave {first!r} and {second!r}")
+    with tempfile.TemporaryDirectory() as scratch:
+        scene = load_json(os.path.join(SCENES, "ball_drop.json"))
+        original = os.path.join(scratch, "original.json")
+        nudged = os.path.join(scratch, "nudged.json")
+        with open(original, "w") as file:
+            json.dump(scene, file)
+        x = scene["bodies"][2]["position"][0]
+        scene["bodies"][2]["position"][0] = math.nextafter(x, math.inf)  # one ulp
+        with open(nudged, "w") as file:
+            json.dump(scene, file)
+        trace = os.path.join(scratch, "t.csv")
+        a, _ = run_ok(["run", original, "--steps", "60", "--hash"])
+        b, _ = run_ok(["run", nudged, "--steps", "60", "--hash"])
+        check(a != b, "moving one body by one ulp changes the hash")
+        c, _ = run_ok(["run", original, "--steps", "60", "--hash", "--trace", trace, "--out",
+                       os.path.join(scratch, "s.json")])
+        check(a == c, "writing a trace and a state file does not change the run")
+        d, _ = run_ok(["run", original, "--steps", "60", "--hash", "--substeps", "2"])
+        check(a != d, "--substeps changes the run")
+
+
+# ---- time -----------------------------------------------------------------------------------
+
+def steps_run(args):
+    with tempfile.TemporaryDirectory() as scratch:
+        trace = os.path.join(scratch, "t.csv")
+        state = os.path.join(scratch, "s.json")
+        run_ok(["run", os.path.join(SCENES, "ball_drop.json"), "--trace", trace, "--out", state]
+               + args)
+        rows = read_trace(trace)[1:]
+        return max(int(row[0]) for row in rows), load_json(state)["world"]
+
+
+def group_time():
+    dt = 1 / 60
+    for seconds in (1, 0.3, 1.7, 2.05, 0.01):
+        steps, _ = steps_run(["--time", str(seconds)])
+        check(steps == math.ceil(seconds / dt), f"--time {seconds}: {steps} steps, expected "
+              f"ceil({seconds} / dt) = {math.ceil(seconds / dt)}")
+    steps, world = steps_run(["--time", "0.5", "--dt", "0.3"])
+    check(steps == 2 and world["dt"] == 0.3, f"--time 0.5 --dt 0.3: {steps} steps, dt {world}")
+    # 0.1 / 0.01 is 10.000000000000002 in doubles; ten steps of 0.01 reach 0.1.
+    steps, _ = steps_run(["--time", "0.1", "--dt", "0.01"])
+    check(steps == 10, f"--time 0.1 --dt 0.01: {steps} steps, expected 10")
+    steps, _ = steps_run(["--time", "0"])
+    check(steps == 0, f"--time 0: {steps} steps")
+    steps, _ = steps_run([])
+    check(steps == 60, f"the default is 60 steps, ran {steps}")
+    steps, world = steps_run(["--steps", "7", "--substeps", "3", "--dt", "0.02"])
+    check(steps == 7 and world["substeps"] == 3 and world["dt"] == 0.02,
+          f"--steps 7 --substeps 3 --dt 0.02: {steps} steps, world {world}")
+
+
+# ---- load -----------------------------------------------------------------------------------
+
+def best_time(args, repeats=3):
+    best = math.inf
+    for _ in range(repeats):
+        start = time.monotonic()
+        run_ok(args)
+        best = min(best, time.monotonic() - start)
+    return best
+
+
+def group_load():
+    limit = 10.0 if SANITIZED else 1.0
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "five_thousand.json")
+        write_big_scene(5000, path)
+        seconds = best_time(["run", path, "--steps", "1"])
+        print(f"5,000 bodies: loaded, built and stepped once in {seconds:.3f} s")
+        check(seconds < limit, f"5,000 bodies took {seconds:.3f} s to load and start "
+              f"(limit {limit} s)")
+
+
+# ---- progress -------------------------------------------------------------------------------
+
+def run_on_terminal(args):
+    """Run carom with stderr on a pseudo-terminal; returns (status, stdout, terminal text)."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen([CAROM] + args, stdout=subprocess.PIPE, stderr=terminal)
+    os.close(terminal)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([controller], [], [], 1.0)
+        if ready:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # the terminal closes when carom exits
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif process.poll() is not None:
+            break
+    out = process.stdout.read().decode()
+    process.wait()
+    os.close(controller)
+    return process.returncode, out, seen.decode("utf-8", "replace")
+
+
+def group_progress():
+    with tempfile.TemporaryDirectory() as scratch:
+        # Balls drifting apart in empty space never touch and never sleep, so every step
+        # costs the same: one timed run says how many steps take about three seconds.
+        path = os.path.join(scratch, "busy.json")
+        balls = [{"position": [3.0 * (i % 40), 3.0 * (i // 40)], "linear_velocity": [1, 0.5],
+                  "shapes": [{"type": "circle", "radius": 0.5}]} for i in range(1000)]
+        with open(path, "w") as file:
+            json.dump({"world": {"gravity": [0, 0]}, "bodies": balls}, file)
+        per_step = best_time(["run", path, "--steps", "200"], repeats=1) / 200
+        steps = str(max(200, int(3.0 / per_step)))
+        status, out, seen = run_on_terminal(["run", path, "--steps", steps])
+        check(status == 0 and out == "", f"a long run on a terminal: exit {status}")
+        check(re.search(r"\rcarom: step \d+ of " + steps + r" \(\d+%\)", seen) is not None,
+              f"a long run shows a progress line on a terminal, got {seen!r}")
+        check(seen.endswith("\r\x1b[K"), "the progress line is erased at the end")
+        status, out, seen = run_on_terminal(["run", path, "--steps", steps, "--quiet"])
+        check(status == 0 and seen == "", f"--quiet hides the progress line, got {seen!r}")
+        status, out, seen = run_on_terminal(["run", path, "--steps", "1"])
+        check(status == 0 and seen == "", f"a short run shows no progress line, got {seen!r}")
+        status, out, err = run(["run", path, "--steps", steps])
+        check(status == 0 and err == "", "no progress line when stderr is not a terminal")
+
+
+GROUPS = {"bad": group_bad, "arguments": group_arguments, "good": group_good,
+          "state": group_state, "trace": group_trace, "hash": group_hash, "time": group_time,
+          "load": group_load, "progress": group_progress}
+
+if __name__ == "__main__":
+    names = sys.argv[1:] or list(GROUPS)
+    for name in names:
+        GROUPS[name]()
+    for failure in failures:
+        print("FAIL:", failure)
+    print(f"{len(failures)} failure(s) in {', '.join(names)}")
+    sys.exit(1 if failures else 0)

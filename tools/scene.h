@@ -1,0 +1,111 @@
+/* Scene files: JSON in, a plain C description out, then a world built from it.
+ *
+ * The format is the contract in docs/cli.md (format version 1). Loading happens in two stages
+ * on purpose. First the whole file is read and checked against the contract, every problem
+ * reported as one line `FILE: JSON.path: message`, and nothing is created while any problem
+ * remains: a run either starts from a scene that is right in every detail or not at all. Only
+ * then does scene_build_world() hand the plain description to the engine, through the public
+ * API alone. The checks mirror the engine's own (same ranges, same polygon rules through
+ * carom_make_polygon), so a scene that loads is a scene the engine accepts; the fuzz target
+ * (tools/fuzz/fuzz_scene.c) holds the two to that.
+ *
+ * The description keeps what the file said (polygon vertices in their written order, a box as
+ * a box), so a state file written from it reads back as the same scene. */
+#ifndef CAROM_TOOLS_SCENE_H
+#define CAROM_TOOLS_SCENE_H
+
+#include <carom/carom.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The biggest scene file read, in bytes: enough for a state file of about 130,000 bodies, and
+ * a bound on the memory a hostile file can make the JSON parser take. */
+#define SCENE_MAX_FILE_BYTES (64u * 1024u * 1024u)
+/* The deepest nesting of JSON arrays and objects accepted; a scene needs 7 levels. */
+#define SCENE_MAX_DEPTH 64
+/* Collision filter bits are JSON numbers, that is doubles: integers are exact up to 2^53. */
+#define SCENE_MAX_FILTER_BITS 9007199254740991.0 /* 2^53 - 1 */
+
+typedef enum scene_shape_type {
+    SCENE_SHAPE_CIRCLE,
+    SCENE_SHAPE_BOX,
+    SCENE_SHAPE_POLYGON,
+    SCENE_SHAPE_SEGMENT,
+    SCENE_SHAPE_CHAIN
+} scene_shape_type;
+
+typedef struct scene_shape {
+    scene_shape_type type;
+    double density; /* kg/m² */
+    double friction;
+    double restitution;
+    bool sensor;
+    bool mask_is_all_bits; /* no "mask" key: every bit, which a JSON number cannot spell */
+    carom_filter filter;
+    double radius;           /* circle (m) */
+    carom_vec2 half_extents; /* box (m) */
+    carom_vec2 center;       /* circle and box, body frame (m) */
+    double angle;            /* box, relative to the body (rad) */
+    carom_vec2* points;      /* polygon vertices, segment or chain points, as written */
+    int point_count;
+    bool loop; /* chain */
+} scene_shape;
+
+typedef struct scene_body {
+    char* name; /* NULL when unnamed; outputs then call it "#<index>" */
+    carom_body_type type;
+    carom_vec2 position; /* world position of the body origin (m) */
+    double angle;        /* rad; used when has_rotation is false */
+    bool has_rotation;   /* the file gave "rotation": use it exactly, bit for bit */
+    carom_rot rotation;
+    carom_vec2 linear_velocity; /* of the center of mass (m/s) */
+    double angular_velocity;    /* rad/s */
+    double linear_damping;
+    double angular_damping;
+    bool bullet;
+    scene_shape* shapes;
+    int shape_count;
+} scene_body;
+
+typedef struct scene_def {
+    carom_vec2 gravity; /* m/s² */
+    double dt;          /* s */
+    int substeps;       /* 0: the engine's default */
+    double cell_size;   /* m; 0: the engine chooses */
+    scene_body* bodies;
+    int body_count;
+} scene_def;
+
+/* Receives each finished report line (no newline at the end). */
+typedef void scene_line_fn(void* user, const char* line);
+
+/* Where a load reports. file_name starts every line; emit may be NULL to only count. */
+typedef struct scene_report {
+    const char* file_name;
+    scene_line_fn* emit;
+    void* user;
+    int error_count;
+    int warning_count;
+} scene_report;
+
+/* Read and check a scene file. True when it has no errors (warnings allowed); *out then holds
+ * the scene, to be released with scene_free(). False after reporting every problem found, the
+ * file's own among them (missing, unreadable, too big); *out is then empty. */
+bool scene_load_file(const char* path, scene_report* report, scene_def* out);
+/* The same for bytes in memory (size bytes at data, no terminator needed). */
+bool scene_load_buffer(const char* data, size_t size, scene_report* report, scene_def* out);
+void scene_free(scene_def* scene);
+
+/* Build a world from a loaded scene: bodies in scene order, their ids in body_ids (body_count
+ * of them). Velocities are set after the shapes, so they are exactly those of the file. On
+ * failure (which a loaded scene should never meet: the loader checks what the engine checks)
+ * the world is destroyed, *world is null, and carom_last_error() says why; *failed_body is the
+ * index of the body being built, or -1 for the world. */
+carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
+                               carom_body_id* body_ids, int* failed_body);
+
+/* The label outputs use for body index: its name, or "#index" written into buffer. */
+const char* scene_body_label(const scene_def* scene, int index, char* buffer, size_t buffer_size);
+
+#endif

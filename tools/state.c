@@ -1,0 +1,201 @@
+/* What a run writes: state file, trace and hash (see state.h). */
+#include "state.h"
+
+#include "format.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static void write_number(FILE* file, double value) {
+    char text[FORMAT_DOUBLE_SIZE];
+    format_double(value, text);
+    fputs(text, file);
+}
+
+static void write_vec2(FILE* file, carom_vec2 value) {
+    fputc('[', file);
+    write_number(file, value.x);
+    fputs(", ", file);
+    write_number(file, value.y);
+    fputc(']', file);
+}
+
+/* `"key": value` with the separator that comes before it. */
+static void write_key(FILE* file, const char* separator, const char* key) {
+    fputs(separator, file);
+    write_json_string(file, key);
+    fputs(": ", file);
+}
+
+static void write_points(FILE* file, const carom_vec2* points, int count) {
+    fputc('[', file);
+    for (int i = 0; i < count; ++i) {
+        fputs(i > 0 ? ", " : "", file);
+        write_vec2(file, points[i]);
+    }
+    fputc(']', file);
+}
+
+static void write_geometry(FILE* file, const scene_shape* shape) {
+    static const char* const type_names[] = {"circle", "box", "polygon", "segment", "chain"};
+    fputs("{\"type\": ", file);
+    write_json_string(file, type_names[shape->type]);
+    switch (shape->type) {
+    case SCENE_SHAPE_CIRCLE:
+        write_key(file, ", ", "radius");
+        write_number(file, shape->radius);
+        write_key(file, ", ", "center");
+        write_vec2(file, shape->center);
+        break;
+    case SCENE_SHAPE_BOX:
+        write_key(file, ", ", "half_extents");
+        write_vec2(file, shape->half_extents);
+        write_key(file, ", ", "center");
+        write_vec2(file, shape->center);
+        write_key(file, ", ", "angle");
+        write_number(file, shape->angle);
+        break;
+    case SCENE_SHAPE_POLYGON:
+        write_key(file, ", ", "vertices");
+        write_points(file, shape->points, shape->point_count);
+        break;
+    case SCENE_SHAPE_SEGMENT:
+    case SCENE_SHAPE_CHAIN:
+        write_key(file, ", ", "points");
+        write_points(file, shape->points, shape->point_count);
+        if (shape->type == SCENE_SHAPE_CHAIN) {
+            fputs(shape->loop ? ", \"loop\": true" : ", \"loop\": false", file);
+        }
+        break;
+    }
+}
+
+/* Material and filter. A mask of every bit has no JSON number (2^64 - 1 is not a double), so
+ * it is written the way a scene says it: by leaving "mask" out. */
+static void write_shape(FILE* file, const scene_shape* shape) {
+    write_geometry(file, shape);
+    write_key(file, ", ", "density");
+    write_number(file, shape->density);
+    write_key(file, ", ", "friction");
+    write_number(file, shape->friction);
+    write_key(file, ", ", "restitution");
+    write_number(file, shape->restitution);
+    fputs(shape->sensor ? ", \"sensor\": true" : ", \"sensor\": false", file);
+    fprintf(file, ", \"category\": %" PRIu64, shape->filter.category);
+    if (!shape->mask_is_all_bits) {
+        fprintf(file, ", \"mask\": %" PRIu64, shape->filter.mask);
+    }
+    fprintf(file, ", \"group\": %" PRId32 "}", shape->filter.group);
+}
+
+static void write_body(FILE* file, const scene_body* body, carom_body_id id) {
+    static const char* const type_names[] = {"static", "kinematic", "dynamic"};
+    fputs("    {", file);
+    if (body->name != NULL) {
+        write_key(file, "", "name");
+        write_json_string(file, body->name);
+        fputs(", ", file);
+    }
+    write_key(file, "", "type");
+    write_json_string(file, type_names[body->type]);
+    write_key(file, ",\n     ", "position");
+    write_vec2(file, carom_body_get_position(id));
+    write_key(file, ", ", "angle");
+    write_number(file, carom_body_get_angle(id));
+    carom_rot rotation = carom_body_get_rotation(id);
+    write_key(file, ", ", "rotation");
+    write_vec2(file, carom_v2(rotation.c, rotation.s));
+    write_key(file, ",\n     ", "linear_velocity");
+    write_vec2(file, carom_body_get_linear_velocity(id));
+    write_key(file, ", ", "angular_velocity");
+    write_number(file, carom_body_get_angular_velocity(id));
+    write_key(file, ",\n     ", "linear_damping");
+    write_number(file, body->linear_damping);
+    write_key(file, ", ", "angular_damping");
+    write_number(file, body->angular_damping);
+    fputs(body->bullet ? ", \"bullet\": true" : ", \"bullet\": false", file);
+    fputs(",\n     \"shapes\": [", file);
+    for (int i = 0; i < body->shape_count; ++i) {
+        fputs(i > 0 ? ",\n       " : "\n       ", file);
+        write_shape(file, &body->shapes[i]);
+    }
+    fputs("]}", file);
+}
+
+void state_write(FILE* file, const scene_def* scene, carom_world_id world,
+                 const carom_body_id* body_ids, double dt) {
+    fputs("{\n  \"version\": 1,\n  \"world\": {\"gravity\": ", file);
+    write_vec2(file, carom_world_get_gravity(world));
+    write_key(file, ", ", "dt");
+    write_number(file, dt);
+    fprintf(file, ", \"substeps\": %d", carom_world_get_substeps(world));
+    /* Before the first step the engine has not chosen a cell size yet: leave it to choose. */
+    double cell_size = carom_world_get_cell_size(world);
+    if (cell_size > 0.0) {
+        write_key(file, ", ", "cell_size");
+        write_number(file, cell_size);
+    }
+    fputs("},\n  \"bodies\": [", file);
+    for (int i = 0; i < scene->body_count; ++i) {
+        fputs(i > 0 ? ",\n" : "\n", file);
+        write_body(file, &scene->bodies[i], body_ids[i]);
+    }
+    fputs(scene->body_count > 0 ? "\n  ]\n}\n" : "]\n}\n", file);
+}
+
+void trace_write_header(FILE* file) {
+    fputs("step,time,name,x,y,angle,vx,vy,w\n", file);
+}
+
+void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* body_ids, int step,
+                      double time) {
+    char time_text[FORMAT_DOUBLE_SIZE];
+    format_double(time, time_text);
+    for (int i = 0; i < scene->body_count; ++i) {
+        if (scene->bodies[i].type != CAROM_BODY_DYNAMIC) {
+            continue;
+        }
+        char label[24];
+        carom_body_id id = body_ids[i];
+        carom_vec2 position = carom_body_get_position(id);
+        carom_vec2 velocity = carom_body_get_linear_velocity(id);
+        double values[6] = {position.x, position.y, carom_body_get_angle(id),
+                            velocity.x, velocity.y, carom_body_get_angular_velocity(id)};
+        fprintf(file, "%d,%s,", step, time_text);
+        write_csv_field(file, scene_body_label(scene, i, label, sizeof(label)));
+        for (int v = 0; v < 6; ++v) {
+            fputc(',', file);
+            write_number(file, values[v]);
+        }
+        fputc('\n', file);
+    }
+}
+
+static uint64_t hash_double(uint64_t hash, double value) {
+    uint64_t bits = 0;
+    memcpy(&bits, &value, sizeof(bits));
+    for (int byte = 0; byte < 8; ++byte) {
+        hash = (hash ^ ((bits >> (8 * byte)) & 0xffu)) * 0x100000001b3u;
+    }
+    return hash;
+}
+
+uint64_t state_hash(const carom_body_id* body_ids, int body_count) {
+    uint64_t hash = 0xcbf29ce484222325u;
+    for (int i = 0; i < body_count; ++i) {
+        carom_vec2 position = carom_body_get_position(body_ids[i]);
+        carom_rot rotation = carom_body_get_rotation(body_ids[i]);
+        carom_vec2 velocity = carom_body_get_linear_velocity(body_ids[i]);
+        double values[7] = {position.x,
+                            position.y,
+                            rotation.c,
+                            rotation.s,
+                            velocity.x,
+                            velocity.y,
+                            carom_body_get_angular_velocity(body_ids[i])};
+        for (int v = 0; v < 7; ++v) {
+            hash = hash_double(hash, values[v]);
+        }
+    }
+    return hash;
+}

@@ -153,8 +153,8 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
     body->min_extent = INFINITY;
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         world->shapes[s].extent = carom_shape_compute_extent(&world->shapes[s], body->local_center);
-        body->max_extent = fmax(body->max_extent, world->shapes[s].extent);
-        body->min_extent = fmin(body->min_extent, carom_shape_compute_thickness(&world->shapes[s]));
+        body->max_extent = carom_max_d(body->max_extent, world->shapes[s].extent);
+        body->min_extent = carom_min_d(body->min_extent, carom_shape_compute_thickness(&world->shapes[s]));
     }
     if (!(body->min_extent > 0.0 && body->min_extent < INFINITY)) {
         body->min_extent = body->max_extent; /* only segments, or no shapes */

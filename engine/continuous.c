@@ -108,7 +108,7 @@ static void move_back(carom_world* world, carom_body* body, double t) {
 static double stop_time(const carom_body* body, double t, double target) {
     double travel = carom_distance(body->sweep.c1, body->sweep.c2) +
                     fabs(body->sweep.delta_angle) * body->max_extent;
-    return travel > 0.0 ? fmax(0.0, t - target / travel) : t;
+    return travel > 0.0 ? carom_max_d(0.0, t - target / travel) : t;
 }
 
 void carom_continuous_step(carom_world* world) {

@@ -5,14 +5,19 @@
 
 /* Determinism survives vendoring: refuse -ffast-math, and turn floating-point contraction
  * (fused multiply-add) off in the source itself, not only in our meson flags, because FMA
- * changes the bits of results between machines. */
+ * changes the bits of results between machines.
+ * GCC's vectorizer also fuses: with FMA in the target (-march=haswell or later, -mfma) GCC 12
+ * turns vectorized a*b - c*d, a*e + c*f pairs into vfmaddsub even under -ffp-contract=off, so
+ * the same source gave other bits at -O3 -march=native. Vectorization is off for GCC here;
+ * measured, the determinism scenes ran no slower without it. Clang honours its pragma unless
+ * -ffp-contract=fast is given explicitly, which docs/determinism.md forbids. */
 #if defined(__FAST_MATH__)
 #error "carom must not be compiled with -ffast-math: it breaks bit-exact determinism"
 #endif
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
+#pragma GCC optimize("fp-contract=off", "no-tree-vectorize")
 #endif
 
 #include "carom/base.h"
@@ -46,6 +51,12 @@ carom_status carom_check_finite_vec2(double x, double y, const char* what);
 carom_status carom_check_non_negative(double value, const char* what);
 carom_status carom_check_positive(double value, const char* what);
 carom_status carom_check_unit_interval(double value, const char* what);
+
+/* Smaller and larger of two doubles. Not libm's fmin/fmax: those may return either zero for
+ * (+0, -0), and different libms choose differently, which would change result bits between
+ * platforms. These always return the second argument on a tie. */
+static inline double carom_min_d(double a, double b) { return a < b ? a : b; }
+static inline double carom_max_d(double a, double b) { return a > b ? a : b; }
 
 /* The cookie default constructors put in defs, so hand-built defs are caught. */
 #define CAROM_DEF_COOKIE 0x0c4a0bad

@@ -216,7 +216,7 @@ carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xf
      * diagonally are each just outside the other's face, and exact clipping would leave no point
      * to stop them (a corner-to-corner crash of two cars). Touching or overlapping shapes clip
      * exactly, so a box resting over an edge is not held up beyond the edge. */
-    double widen = fmax(0.0, fmax(separation_a, separation_b));
+    double widen = carom_max_d(0.0, carom_max_d(separation_a, separation_b));
     if (!clip_to_side(&clip[0], &clip[1], tangent, carom_dot(tangent, v1) - widen) ||
         !clip_to_side(&clip[0], &clip[1], carom_neg(tangent), -carom_dot(tangent, v2) - widen)) {
         return manifold;

@@ -75,7 +75,7 @@ double carom_shape_compute_thickness(const carom_shape* shape) {
     double thickness = INFINITY;
     const carom_polygon* p = &shape->polygon;
     for (int i = 0; i < p->count; ++i) {
-        thickness = fmin(thickness, carom_dot(p->normals[i], carom_sub(p->vertices[i], p->centroid)));
+        thickness = carom_min_d(thickness, carom_dot(p->normals[i], carom_sub(p->vertices[i], p->centroid)));
     }
     return thickness;
 }

@@ -45,7 +45,7 @@ void carom_sleep_update_timer(const carom_world* world, carom_body* body,
     }
     double linear_speed = carom_length(body->linear_velocity);
     double spin = fabs(body->angular_velocity);
-    double point_speed = fmax(linear_speed, spin * body->max_extent);
+    double point_speed = carom_max_d(linear_speed, spin * body->max_extent);
     double linear_change =
         carom_length(carom_sub(body->linear_velocity, old_linear_velocity)) / dt;
     double angular_change = fabs(body->angular_velocity - old_angular_velocity) / dt;
@@ -135,7 +135,7 @@ void carom_sleep_step(carom_world* world) {
     for (int i = 0; i < count; ++i) {
         if (awake_dynamic(&world->bodies[i])) {
             int root = find_root(parent, i);
-            world->sleep_min_time[root] = fmin(world->sleep_min_time[root],
+            world->sleep_min_time[root] = carom_min_d(world->sleep_min_time[root],
                                                world->bodies[i].sleep_time);
         }
     }

@@ -155,8 +155,8 @@ static void prepare_contacts(carom_world* world, double h) {
      * same cap: measured, letting them exceed it made a 100 kg box on a 1 kg box wobble and
      * slide off at 4 substeps. */
     double max_hertz = 0.25 / h;
-    double contact_hertz = fmin(world->def.contact_hertz, max_hertz);
-    double static_hertz = fmin(2.0 * world->def.contact_hertz, max_hertz);
+    double contact_hertz = carom_min_d(world->def.contact_hertz, max_hertz);
+    double static_hertz = carom_min_d(2.0 * world->def.contact_hertz, max_hertz);
     carom_softness soft = make_softness(contact_hertz, world->def.contact_damping_ratio, h);
     carom_softness static_soft = make_softness(static_hertz, world->def.contact_damping_ratio, h);
 
@@ -467,7 +467,7 @@ static void report_hits(carom_world* world) {
         double threshold = !a->enable_hit_events ? b->hit_speed_threshold
                            : !b->enable_hit_events
                                ? a->hit_speed_threshold
-                               : fmin(a->hit_speed_threshold, b->hit_speed_threshold);
+                               : carom_min_d(a->hit_speed_threshold, b->hit_speed_threshold);
         int best = -1;
         double best_speed = threshold;
         for (int j = 0; j < c->point_count; ++j) {

@@ -66,7 +66,7 @@ static double separation(const carom_convex_shape* a, carom_transform xfa, const
     carom_polygon pa = polygon_in_world(&a->polygon, xfa);
     carom_polygon pb = polygon_in_world(&b->polygon, xfb);
     int edge = 0;
-    return fmax(carom_polygon_max_separation(&pa, &pb, &edge),
+    return carom_max_d(carom_polygon_max_separation(&pa, &pb, &edge),
                 carom_polygon_max_separation(&pb, &pa, &edge));
 }
 
@@ -79,7 +79,7 @@ static double reach(const carom_convex_shape* shape, carom_vec2 local_center) {
     }
     double r = 0.0;
     for (int i = 0; i < shape->polygon.count; ++i) {
-        r = fmax(r, carom_distance(shape->polygon.vertices[i], local_center));
+        r = carom_max_d(r, carom_distance(shape->polygon.vertices[i], local_center));
     }
     return r;
 }
@@ -98,8 +98,8 @@ static bool narrow_window(overlap_window* w, double a_lo, double a_hi, double b_
     }
     double enter = speed > 0.0 ? (b_lo - a_hi) / speed : (b_hi - a_lo) / speed;
     double leave = speed > 0.0 ? (b_hi - a_lo) / speed : (b_lo - a_hi) / speed;
-    w->first = fmax(w->first, enter);
-    w->last = fmin(w->last, leave);
+    w->first = carom_max_d(w->first, enter);
+    w->last = carom_min_d(w->last, leave);
     return true;
 }
 
@@ -108,8 +108,8 @@ static void project(const carom_polygon* p, carom_vec2 axis, double* lo, double*
     *hi = -DBL_MAX;
     for (int i = 0; i < p->count; ++i) {
         double s = carom_dot(axis, p->vertices[i]);
-        *lo = fmin(*lo, s);
-        *hi = fmax(*hi, s);
+        *lo = carom_min_d(*lo, s);
+        *hi = carom_max_d(*hi, s);
     }
 }
 
@@ -174,10 +174,10 @@ static double swept_circle_polygon(carom_vec2 p, double radius, carom_vec2 d,
             carom_vec2 edge = carom_sub(v2, v1);
             double along = carom_dot(carom_sub(at, v1), edge);
             if (t >= 0.0 && along >= 0.0 && along <= carom_dot(edge, edge)) {
-                first = fmin(first, t);
+                first = carom_min_d(first, t);
             }
         }
-        first = fmin(first, ray_circle(p, d, v1, radius));
+        first = carom_min_d(first, ray_circle(p, d, v1, radius));
     }
     return first;
 }
@@ -253,6 +253,6 @@ carom_toi_output carom_time_of_impact(const carom_convex_shape* a, const carom_s
     }
     double t = translation_toi(a, sweep_a, b, sweep_b);
     out.state = t <= 1.0 ? CAROM_TOI_HIT : CAROM_TOI_SEPARATED;
-    out.t = t <= 1.0 ? fmax(t, 0.0) : 1.0;
+    out.t = t <= 1.0 ? carom_max_d(t, 0.0) : 1.0;
     return out;
 }

@@ -48,6 +48,14 @@ static double rng_uniform(rng* r, double lo, double hi) {
 
 static int rng_int(rng* r, int n) { return (int)(rng_next(r) % (uint64_t)n); }
 
+/* x drawn before y. Two draws inside one argument list would be made in whatever order the
+ * compiler picks (C leaves it open), and gcc and clang would build different scenes. */
+static carom_vec2 rng_vec2(rng* r, double x_lo, double x_hi, double y_lo, double y_hi) {
+    double x = rng_uniform(r, x_lo, x_hi);
+    double y = rng_uniform(r, y_lo, y_hi);
+    return carom_v2(x, y);
+}
+
 /* ---- Reference: brute force over a copy of the proxies --------------------------------------- */
 
 typedef struct key_list {
@@ -346,9 +354,11 @@ static scene_info build_random_scene(carom_world_id world, rng* r, int shape_cou
     info.ground_shape = ground_shape.index1 - 1;
     shapes += 1;
 
-    carom_body_id platform =
-        make_body(world, CAROM_BODY_KINEMATIC, carom_v2(0.0, 10.0), rng_uniform(r, -0.1, 0.1),
-                  carom_v2(rng_uniform(r, -1.0, 1.0), -1.0), rng_uniform(r, -0.05, 0.05));
+    double platform_angle = rng_uniform(r, -0.1, 0.1);
+    double platform_vx = rng_uniform(r, -1.0, 1.0);
+    double platform_spin = rng_uniform(r, -0.05, 0.05);
+    carom_body_id platform = make_body(world, CAROM_BODY_KINEMATIC, carom_v2(0.0, 10.0),
+                                       platform_angle, carom_v2(platform_vx, -1.0), platform_spin);
     /* 300 m long: more than CAROM_LARGE_PROXY_CELLS cells in one row for any cell size the
      * engine picks here, whatever its tilt (at 80 m it sat on the threshold) */
     carom_shape_id platform_shape =
@@ -377,12 +387,11 @@ static scene_info build_random_scene(carom_world_id world, rng* r, int shape_cou
                                : roll < 0.16 ? CAROM_BODY_KINEMATIC
                                              : CAROM_BODY_DYNAMIC;
         double speed = type == CAROM_BODY_KINEMATIC ? 3.0 : 6.0;
-        carom_body_id body = make_body(
-            world, type,
-            carom_v2(rng_uniform(r, -half_width, half_width), rng_uniform(r, -20.0, 14.0)),
-            rng_uniform(r, -CAROM_PI, CAROM_PI),
-            carom_v2(rng_uniform(r, -speed, speed), rng_uniform(r, -speed, speed)),
-            rng_uniform(r, -3.0, 3.0));
+        carom_vec2 position = rng_vec2(r, -half_width, half_width, -20.0, 14.0);
+        double angle = rng_uniform(r, -CAROM_PI, CAROM_PI);
+        carom_vec2 velocity = rng_vec2(r, -speed, speed, -speed, speed);
+        double spin = rng_uniform(r, -3.0, 3.0);
+        carom_body_id body = make_body(world, type, position, angle, velocity, spin);
         int count = rng_int(r, 10) < 7 ? 1 : 2 + rng_int(r, 2);
         if (count > shape_count - shapes) {
             count = shape_count - shapes;
@@ -642,10 +651,9 @@ Test(broad_phase, shapes_spanning_many_cells_get_correct_pairs) {
     carom_create_box_shape(large, &plain, 6.0, 1.0, carom_v2(0.0, 0.0), 0.0);
     rng r = rng_make(21u);
     for (int i = 0; i < 150; ++i) {
-        carom_body_id body =
-            make_body(id, CAROM_BODY_DYNAMIC,
-                      carom_v2(rng_uniform(&r, -14.0, 14.0), rng_uniform(&r, -7.0, 7.0)), 0.0,
-                      carom_v2(rng_uniform(&r, -2.0, 2.0), rng_uniform(&r, -2.0, 2.0)), 0.0);
+        carom_vec2 position = rng_vec2(&r, -14.0, 14.0, -7.0, 7.0);
+        carom_vec2 velocity = rng_vec2(&r, -2.0, 2.0, -2.0, 2.0);
+        carom_body_id body = make_body(id, CAROM_BODY_DYNAMIC, position, 0.0, velocity, 0.0);
         carom_circle circle = {{0.0, 0.0}, rng_uniform(&r, 0.1, 0.3)};
         carom_create_circle_shape(body, &plain, &circle);
     }
@@ -891,10 +899,9 @@ Test(broad_phase, shape_ids_reused_before_the_next_step_get_correct_pairs) {
         }
         int freed = (int)arrlen(w->shape_pool.free_ids) - freed_before;
         for (int k = 0; k < 8; ++k) {
-            carom_body_id body = make_body(
-                id, CAROM_BODY_DYNAMIC,
-                carom_v2(rng_uniform(&r, -8.0, 8.0), rng_uniform(&r, -20.0, 14.0)), 0.0,
-                carom_v2(0.0, 0.0), 0.0);
+            carom_vec2 position = rng_vec2(&r, -8.0, 8.0, -20.0, 14.0);
+            carom_body_id body =
+                make_body(id, CAROM_BODY_DYNAMIC, position, 0.0, carom_v2(0.0, 0.0), 0.0);
             add_random_shape(&r, body, carom_v2(0.0, 0.0));
         }
         reused += freed < 8 ? freed : 8;

@@ -171,9 +171,12 @@ Test(world, extreme_but_valid_input_never_puts_nan_in_the_world) {
         for (int i = 0; i < 80; ++i) {
             carom_body_def def = carom_default_body_def();
             def.type = i % 7 == 0 ? CAROM_BODY_KINEMATIC : CAROM_BODY_DYNAMIC;
-            def.position = carom_v2(random_range(-5.0, 5.0), random_range(0.0, 6.0));
+            /* one draw per statement: C leaves the order of draws within one call open */
+            def.position.x = random_range(-5.0, 5.0);
+            def.position.y = random_range(0.0, 6.0);
             def.angle = random_range(-10.0, 10.0);
-            def.linear_velocity = carom_v2(random_range(-300.0, 300.0), random_range(-300.0, 300.0));
+            def.linear_velocity.x = random_range(-300.0, 300.0);
+            def.linear_velocity.y = random_range(-300.0, 300.0);
             def.angular_velocity = random_range(-200.0, 200.0);
             bodies[i] = carom_create_body(world, &def);
             carom_shape_def shape = carom_default_shape_def();

@@ -42,7 +42,9 @@ extern "C" {
     X(CAROM_ERROR_INVALID_DEF, "the definition was not made by its carom_default_*_def() "         \
                                "function")                                                         \
     X(CAROM_ERROR_TOO_MANY_WORLDS, "too many worlds exist at once")                                \
-    X(CAROM_ERROR_NULL_ARGUMENT, "a required pointer argument is NULL")
+    X(CAROM_ERROR_NULL_ARGUMENT, "a required pointer argument is NULL")                            \
+    X(CAROM_ERROR_DETERMINISM_MISMATCH, "this build's results differ from carom's reference "      \
+                                        "bits (see docs/determinism.md)")
 
 typedef enum carom_status {
 #define CAROM_STATUS_ENUM(code, text) code,

@@ -72,6 +72,18 @@ CAROM_API carom_status carom_make_fixed_stepper(double dt, int max_steps_per_fra
 CAROM_API carom_status carom_world_advance(carom_world_id world, carom_fixed_stepper* stepper,
                                            double frame_time, int* steps_taken, double* alpha);
 
+/* Determinism self-test, for an application to check its own build at start-up. Builds a small
+ * fixed world through this API (boxes, circles, a polygon, a chain and a segment wall, friction
+ * and restitution, an island that falls asleep and is woken, a bullet fast enough for continuous
+ * collision), steps it 240 times at 1/60 s, and hashes the bits of every dynamic body's pose and
+ * velocities (docs/determinism.md gives the hash). CAROM_OK when the hash equals the one compiled
+ * into carom, which every build carom's CI makes reproduces; CAROM_ERROR_DETERMINISM_MISMATCH
+ * when it does not (typically the engine was compiled with -ffp-contract=fast, x87 arithmetic
+ * or a changed source); any other status if the world could not be built. Takes a few
+ * milliseconds, creates and destroys one world of its own, and touches no other. hash_out, if
+ * not NULL, receives the hash computed (0 when the world could not be built). */
+CAROM_API carom_status carom_determinism_selftest(uint64_t* hash_out);
+
 /* ---- Events ----------------------------------------------------------------------------- */
 
 /* Two shapes started touching (their closest points within CAROM_TOUCHING_DISTANCE). Shape A

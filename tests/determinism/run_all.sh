@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Build the determinism program in every configuration docs/determinism.md lists and compare each
+# one's hashes with tests/determinism/golden.txt: gcc and clang at -O0, -O2 and -O3, both under
+# AddressSanitizer and UndefinedBehaviorSanitizer, 32-bit x86 (SSE2, static, run natively),
+# aarch64 (static, under qemu-user) and WebAssembly (emscripten, under node); on a machine with
+# FMA also gcc -O3 -march=haswell, where the compiler may fuse. Then the source checks of
+# check_sources.py with clang (meson test runs them with the build's own compiler).
+#
+#   tests/determinism/run_all.sh [--clean] [CONFIG...]     (default: every configuration)
+#
+# CONFIG: gcc-O0 gcc-O2 gcc-O3 clang-O0 clang-O2 clang-O3 gcc-sanitize clang-sanitize gcc-O3-fma
+# i686 aarch64 wasm, and sources (check_sources.py with clang).
+#
+# Build directories are build-det-CONFIG/, reused when present (--clean starts them afresh); each
+# configuration's full output goes to build-det-logs/CONFIG.log.
+# Prints one line per configuration and a summary; exits 1 if any configuration failed to build
+# or differs from the golden file. Needs: gcc, clang, gcc-i686-linux-gnu, gcc-aarch64-linux-gnu,
+# qemu-user, emscripten and node (.ci/run installs them).
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+root=$PWD
+golden=tests/determinism/golden.txt
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs} # emcc's optimiser needs node's acorn
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+clean=0
+selected=()
+for arg in "$@"; do
+    case $arg in
+    --clean) clean=1 ;;
+    -h | --help)
+        sed -n '2,19p' "$0"
+        exit 0
+        ;;
+    *) selected+=("$arg") ;;
+    esac
+done
+
+common=(-Dtests=false -Dprograms=false -Dwerror=true)
+sanitize="-Db_sanitize=address,undefined -Dc_args=-fno-sanitize-recover=all"
+
+# name | compiler (CC, or cross:FILE) | runner ('' = run directly) | meson options
+configs=(
+    "gcc-O0|gcc||-Doptimization=0"
+    "gcc-O2|gcc||-Doptimization=2"
+    "gcc-O3|gcc||-Doptimization=3 -Db_ndebug=true"
+    "clang-O0|clang||-Doptimization=0"
+    "clang-O2|clang||-Doptimization=2"
+    "clang-O3|clang||-Doptimization=3 -Db_ndebug=true"
+    "gcc-sanitize|gcc||$sanitize"
+    # clang does not link its sanitizer runtime into shared libraries: allow undefined symbols.
+    "clang-sanitize|clang||$sanitize -Db_lundef=false"
+    "gcc-O3-fma|gcc||-Doptimization=3 -Dc_args=-march=haswell"
+    "i686|cross:cross/i686.txt||"
+    "aarch64|cross:cross/aarch64.txt|qemu-aarch64|"
+    "wasm|cross:cross/wasm.txt|node|"
+)
+
+has_fma() { grep -qw fma /proc/cpuinfo 2>/dev/null && grep -qw avx2 /proc/cpuinfo 2>/dev/null; }
+
+summary=()
+failed=0
+mkdir -p build-det-logs
+total_start=$SECONDS
+
+run_config() {
+    local name=$1 compiler=$2 runner=$3 options=$4
+    local dir=build-det-$name
+    local log=$root/build-det-logs/$name.log
+    local start=$SECONDS
+    if [ "$name" = gcc-O3-fma ] && ! has_fma; then
+        summary+=("$(printf '%-16s skipped: this CPU has no FMA' "$name")")
+        return
+    fi
+    if [ $clean = 1 ]; then
+        rm -rf "$dir"
+    fi
+    local setup=(meson setup "$dir" "${common[@]}")
+    # shellcheck disable=SC2206 # options are plain words
+    setup+=($options)
+    local env=()
+    if [[ $compiler == cross:* ]]; then
+        setup+=(--cross-file "${compiler#cross:}")
+    else
+        env=(CC="$compiler")
+    fi
+    local program=$dir/tests/determinism/determinism
+    if [ "$name" = wasm ]; then
+        program+=.js
+    fi
+    : >"$log"
+    if [ ! -f "$dir/build.ninja" ] && ! env "${env[@]}" "${setup[@]}" >>"$log" 2>&1; then
+        summary+=("$(printf '%-16s FAILED to configure (%s)' "$name" "$log")")
+        failed=1
+        return
+    fi
+    if ! ninja -C "$dir" >>"$log" 2>&1; then
+        summary+=("$(printf '%-16s FAILED to build (%s)' "$name" "$log")")
+        failed=1
+        return
+    fi
+    local output status
+    # shellcheck disable=SC2086 # runner is one word or empty
+    output=$($runner "$program" --check "$golden" 2>>"$log")
+    status=$?
+    echo "$output" >>"$log"
+    local verdict
+    verdict=$(echo "$output" | tail -n 1)
+    if [ $status != 0 ]; then
+        failed=1
+        echo "$output" | grep -v '^determinism:' | sed "s/^/$name: /"
+        summary+=("$(printf '%-16s DIFFERS  %s [%ds]' "$name" "${verdict#determinism: }" \
+            $((SECONDS - start)))")
+    else
+        summary+=("$(printf '%-16s ok       %s [%ds]' "$name" "${verdict#determinism: }" \
+            $((SECONDS - start)))")
+    fi
+}
+
+for entry in "${configs[@]}"; do
+    IFS='|' read -r name compiler runner options <<<"$entry"
+    if [ ${#selected[@]} -gt 0 ] && [[ ! " ${selected[*]} " == *" $name "* ]]; then
+        continue
+    fi
+    echo "determinism: building and running $name" >&2
+    run_config "$name" "$compiler" "$runner" "$options"
+done
+
+if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" sources "* ]]; then
+    start=$SECONDS
+    if output=$(python3 tests/determinism/check_sources.py . clang 2>&1); then
+        summary+=("$(printf '%-16s ok       %s [%ds]' "sources-clang" "$(echo "$output" | tail -n 1)" \
+            $((SECONDS - start)))")
+    else
+        failed=1
+        echo "$output"
+        summary+=("$(printf '%-16s FAILED   %s' "sources-clang" "$(echo "$output" | tail -n 1)")")
+    fi
+fi
+
+echo "---- determinism builds (golden: tests/determinism/golden.txt) ----"
+printf '%s\n' "${summary[@]}"
+ok=$(printf '%s\n' "${summary[@]}" | grep -c ' ok ')
+bad=$(printf '%s\n' "${summary[@]}" | grep -cE ' (DIFFERS|FAILED) ')
+echo "determinism: $ok builds agree, $bad differ or failed, in $((SECONDS - total_start)) s"
+exit $failed

@@ -193,6 +193,7 @@ void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_
 }
 
 void carom_destroy_body_internal(carom_world* world, carom_body* body) {
+    carom_vehicles_on_body_destroyed(world, body->id);
     /* what rested on it must fall: wake it, and the body's own island */
     carom_wake_touching(world, body);
     carom_wake_body(world, body);

@@ -118,6 +118,9 @@ static carom_status check_shape_def(const carom_shape_def* def) {
     if (status == CAROM_OK) {
         status = carom_check_non_negative(def->hit_speed_threshold, "shape hit_speed_threshold");
     }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->surface_grip, "shape surface_grip");
+    }
     return status;
 }
 
@@ -154,6 +157,7 @@ static carom_shape_id attach_shape(carom_world* world, carom_body* body,
     shape->is_sensor = def->is_sensor != 0;
     shape->enable_hit_events = def->enable_hit_events != 0;
     shape->hit_speed_threshold = def->hit_speed_threshold;
+    shape->surface_grip = def->surface_grip;
     shape->user_data = def->user_data;
     shape->next_shape = body->first_shape;
     body->first_shape = id;
@@ -401,6 +405,7 @@ SHAPE_GETTER(double, carom_shape_get_friction, 0.0, shape->friction)
 SHAPE_GETTER(double, carom_shape_get_restitution, 0.0, shape->restitution)
 SHAPE_GETTER(carom_filter, carom_shape_get_filter, zero_filter, shape->filter)
 SHAPE_GETTER(int, carom_shape_is_sensor, 0, shape->is_sensor)
+SHAPE_GETTER(double, carom_shape_get_surface_grip, 0.0, shape->surface_grip)
 SHAPE_GETTER(void*, carom_shape_get_user_data, NULL, shape->user_data)
 SHAPE_GETTER(carom_aabb, carom_shape_get_aabb, empty_aabb, shape->aabb)
 

@@ -21,6 +21,7 @@ typedef struct carom_shape {
     bool is_sensor;
     bool enable_hit_events;
     double hit_speed_threshold;
+    double surface_grip; /* sensors: tyre grip multiplier for vehicles */
     double density, friction, restitution;
     carom_filter filter;
     void* user_data;

@@ -56,6 +56,7 @@ carom_shape_def carom_default_shape_def(void) {
     def.is_sensor = 0;
     def.enable_hit_events = 0;
     def.hit_speed_threshold = 1.0;
+    def.surface_grip = 1.0;
     def.user_data = NULL;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;

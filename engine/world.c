@@ -153,6 +153,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     if (status != CAROM_OK) {
         return status;
     }
+    carom_vehicles_destroy(world);
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         if (world->bodies[i].id >= 0) {
             carom_destroy_body_internal(world, &world->bodies[i]);
@@ -227,6 +228,8 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     carom_broad_phase_update_pairs(world);
     /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
     carom_narrow_phase_collide(world, dt);
+    /* 2b. vehicles: tyre, drive, brake and drag forces at the wheels, for the solver */
+    carom_vehicles_step(world, dt);
     /* 3. solver: gravity, contacts, restitution, positions, new bounding boxes, rest timers */
     carom_solver_step(world, dt);
     /* 4. continuous: fast bodies swept back to their first impact instead of through walls */

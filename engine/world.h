@@ -13,6 +13,7 @@
 #include "shape.h"
 #include "sleep.h"
 #include "solver.h"
+#include "vehicle.h"
 
 #include <stdbool.h>
 
@@ -48,6 +49,9 @@ struct carom_world {
     int* sleep_parent;           /* scratch: union-find over body ids */
     double* sleep_min_time;      /* scratch: shortest rest time per island root */
     int* sleep_island_of_root;   /* scratch: island id given to each root this step */
+
+    carom_vehicle* vehicles; /* stb_ds array indexed by vehicle id (vehicle.c) */
+    carom_id_pool vehicle_pool;
 
     int massless_dynamic_count; /* dynamic bodies with zero mass: stepping is refused */
     int step_count;

@@ -14,6 +14,7 @@
 #include "id.h"
 #include "math.h"
 #include "types.h"
+#include "vehicle.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -311,6 +312,8 @@ CAROM_API double carom_shape_get_friction(carom_shape_id shape);
 CAROM_API double carom_shape_get_restitution(carom_shape_id shape);
 CAROM_API carom_filter carom_shape_get_filter(carom_shape_id shape);
 CAROM_API int carom_shape_is_sensor(carom_shape_id shape);
+/* The tyre grip multiplier a sensor gives vehicles' wheels inside it (carom_shape_def). */
+CAROM_API double carom_shape_get_surface_grip(carom_shape_id shape);
 CAROM_API void* carom_shape_get_user_data(carom_shape_id shape);
 /* The tight world-space bounding box as of the end of the last step (or creation). */
 CAROM_API carom_aabb carom_shape_get_aabb(carom_shape_id shape);

@@ -98,6 +98,9 @@ typedef struct carom_shape_def {
     int enable_hit_events;   /* non-zero: contacts of this shape report hit events, default 0 */
     double hit_speed_threshold; /* approach speed (m/s, >= 0) above which a hit is reported,
                                    default 1; a pair uses the lower of its shapes' that report */
+    double surface_grip; /* sensors only: tyre grip multiplier of the ground this sensor marks,
+                            read by vehicles (vehicle.h) whose wheels are inside it; >= 0,
+                            default 1 (tarmac). Grass is about 0.6, ice 0.1 */
     void* user_data; /* yours, default NULL */
     int internal_cookie;
 } carom_shape_def;

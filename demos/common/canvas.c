@@ -1,0 +1,349 @@
+/* The demos' software rasterizer: see canvas.h. Scanline polygon fill (even-odd rule, sampled
+ * at pixel centres), circles by rows, lines as quads, text from stb_easy_font's quads, PNG by
+ * stb_image_write (this file holds its one implementation). */
+#include "canvas.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+#include <stb/stb_easy_font.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+canvas canvas_make(int width, int height) {
+    canvas c;
+    c.width = width;
+    c.height = height;
+    c.pixels = malloc((size_t)width * (size_t)height * 3);
+    memset(c.pixels, 0, (size_t)width * (size_t)height * 3);
+    return c;
+}
+
+void canvas_free(canvas* c) {
+    free(c->pixels);
+    c->pixels = NULL;
+}
+
+void canvas_clear(canvas* c, uint32_t rgb) {
+    uint8_t r = (uint8_t)(rgb >> 16), g = (uint8_t)(rgb >> 8), b = (uint8_t)rgb;
+    size_t n = (size_t)c->width * (size_t)c->height;
+    for (size_t i = 0; i < n; ++i) {
+        c->pixels[3 * i] = r;
+        c->pixels[3 * i + 1] = g;
+        c->pixels[3 * i + 2] = b;
+    }
+}
+
+carom_vec2 canvas_to_pixels(const canvas* c, canvas_view view, carom_vec2 world) {
+    return carom_v2(0.5 * c->width + (world.x - view.center.x) * view.scale,
+                    0.5 * c->height - (world.y - view.center.y) * view.scale);
+}
+
+static void blend_span(canvas* c, int y, int x0, int x1, uint32_t rgb, double alpha) {
+    if (y < 0 || y >= c->height) {
+        return;
+    }
+    if (x0 < 0) {
+        x0 = 0;
+    }
+    if (x1 > c->width - 1) {
+        x1 = c->width - 1;
+    }
+    double src[3] = {(double)((rgb >> 16) & 0xff), (double)((rgb >> 8) & 0xff),
+                     (double)(rgb & 0xff)};
+    uint8_t* row = c->pixels + (size_t)y * (size_t)c->width * 3;
+    for (int x = x0; x <= x1; ++x) {
+        uint8_t* p = row + 3 * x;
+        if (alpha >= 1.0) {
+            p[0] = (uint8_t)src[0];
+            p[1] = (uint8_t)src[1];
+            p[2] = (uint8_t)src[2];
+        } else {
+            for (int k = 0; k < 3; ++k) {
+                p[k] = (uint8_t)(p[k] + alpha * (src[k] - p[k]) + 0.5);
+            }
+        }
+    }
+}
+
+static int compare_doubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+void canvas_fill_polygon_px(canvas* c, const carom_vec2* points, int count, uint32_t rgb,
+                            double alpha) {
+    if (count < 3) {
+        return;
+    }
+    double min_y = points[0].y, max_y = points[0].y;
+    for (int i = 1; i < count; ++i) {
+        min_y = fmin(min_y, points[i].y);
+        max_y = fmax(max_y, points[i].y);
+    }
+    int y0 = (int)ceil(min_y - 0.5), y1 = (int)floor(max_y - 0.5);
+    if (y0 < 0) {
+        y0 = 0;
+    }
+    if (y1 > c->height - 1) {
+        y1 = c->height - 1;
+    }
+    double stack_crossings[64];
+    double* crossings = count <= 64 ? stack_crossings : malloc(sizeof(double) * (size_t)count);
+    for (int y = y0; y <= y1; ++y) {
+        double sample = y + 0.5;
+        int n = 0;
+        for (int i = 0; i < count; ++i) {
+            carom_vec2 a = points[i], b = points[(i + 1) % count];
+            if ((a.y <= sample) != (b.y <= sample)) {
+                crossings[n++] = a.x + (sample - a.y) / (b.y - a.y) * (b.x - a.x);
+            }
+        }
+        qsort(crossings, (size_t)n, sizeof(double), compare_doubles);
+        for (int i = 0; i + 1 < n; i += 2) {
+            int x0 = (int)ceil(crossings[i] - 0.5), x1 = (int)floor(crossings[i + 1] - 0.5);
+            if (x1 >= x0) {
+                blend_span(c, y, x0, x1, rgb, alpha);
+            }
+        }
+    }
+    if (crossings != stack_crossings) {
+        free(crossings);
+    }
+}
+
+void canvas_fill_circle_px(canvas* c, carom_vec2 center, double radius, uint32_t rgb,
+                           double alpha) {
+    int y0 = (int)ceil(center.y - radius - 0.5), y1 = (int)floor(center.y + radius - 0.5);
+    for (int y = y0; y <= y1; ++y) {
+        double dy = y + 0.5 - center.y;
+        double half = radius * radius - dy * dy;
+        if (half < 0.0) {
+            continue;
+        }
+        half = sqrt(half);
+        int x0 = (int)ceil(center.x - half - 0.5), x1 = (int)floor(center.x + half - 0.5);
+        if (x1 >= x0) {
+            blend_span(c, y, x0, x1, rgb, alpha);
+        }
+    }
+}
+
+void canvas_line_px(canvas* c, carom_vec2 a, carom_vec2 b, double width, uint32_t rgb,
+                    double alpha) {
+    carom_vec2 d = carom_sub(b, a);
+    double length = carom_length(d);
+    if (length < 1e-9) {
+        canvas_fill_circle_px(c, a, 0.5 * width, rgb, alpha);
+        return;
+    }
+    carom_vec2 n = carom_scale(0.5 * width / length, carom_left_perp(d));
+    carom_vec2 quad[4] = {carom_add(a, n), carom_add(b, n), carom_sub(b, n), carom_sub(a, n)};
+    canvas_fill_polygon_px(c, quad, 4, rgb, alpha);
+}
+
+void canvas_fill_rect_px(canvas* c, double x0, double y0, double x1, double y1, uint32_t rgb,
+                         double alpha) {
+    carom_vec2 quad[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    canvas_fill_polygon_px(c, quad, 4, rgb, alpha);
+}
+
+typedef struct font_vertex {
+    float x, y, z;
+    unsigned char color[4];
+} font_vertex;
+
+void canvas_text_px(canvas* c, double x, double y, double size, const char* text, uint32_t rgb) {
+    static font_vertex buffer[4 * 4000];
+    char copy[1024];
+    strncpy(copy, text, sizeof(copy) - 1);
+    copy[sizeof(copy) - 1] = '\0';
+    int quads = stb_easy_font_print(0.0f, 0.0f, copy, NULL, buffer, (int)sizeof(buffer));
+    for (int q = 0; q < quads; ++q) {
+        const font_vertex* v = &buffer[4 * q];
+        canvas_fill_rect_px(c, x + size * v[0].x, y + size * v[0].y, x + size * v[2].x,
+                            y + size * v[2].y, rgb, 1.0);
+    }
+}
+
+double canvas_text_width(const char* text, double size) {
+    char copy[1024];
+    strncpy(copy, text, sizeof(copy) - 1);
+    copy[sizeof(copy) - 1] = '\0';
+    return size * stb_easy_font_width(copy);
+}
+
+void canvas_fill_polygon(canvas* c, canvas_view view, const carom_vec2* points, int count,
+                         uint32_t rgb, double alpha) {
+    carom_vec2 stack_pixels[64] = {{0.0, 0.0}};
+    carom_vec2* pixels = count <= 64 ? stack_pixels : malloc(sizeof(carom_vec2) * (size_t)count);
+    for (int i = 0; i < count; ++i) {
+        pixels[i] = canvas_to_pixels(c, view, points[i]);
+    }
+    canvas_fill_polygon_px(c, pixels, count, rgb, alpha);
+    if (pixels != stack_pixels) {
+        free(pixels);
+    }
+}
+
+void canvas_fill_circle(canvas* c, canvas_view view, carom_vec2 center, double radius, uint32_t rgb,
+                        double alpha) {
+    canvas_fill_circle_px(c, canvas_to_pixels(c, view, center), radius * view.scale, rgb, alpha);
+}
+
+void canvas_line(canvas* c, canvas_view view, carom_vec2 a, carom_vec2 b, double width,
+                 uint32_t rgb, double alpha) {
+    canvas_line_px(c, canvas_to_pixels(c, view, a), canvas_to_pixels(c, view, b),
+                   fmax(1.0, width * view.scale), rgb, alpha);
+}
+
+void canvas_arrow(canvas* c, canvas_view view, carom_vec2 a, carom_vec2 b, double width,
+                  uint32_t rgb) {
+    carom_vec2 d = carom_sub(b, a);
+    double length = carom_length(d);
+    if (length < 1e-9) {
+        return;
+    }
+    carom_vec2 u = carom_scale(1.0 / length, d);
+    double head = fmin(0.4 * length, 6.0 * width);
+    carom_vec2 base = carom_mul_sub(b, head, u);
+    canvas_line(c, view, a, base, width, rgb, 1.0);
+    carom_vec2 side = carom_scale(0.5 * head, carom_left_perp(u));
+    carom_vec2 tip[3] = {b, carom_add(base, side), carom_sub(base, side)};
+    canvas_fill_polygon(c, view, tip, 3, rgb, 1.0);
+}
+
+void canvas_outline(canvas* c, canvas_view view, const carom_vec2* points, int count, double width,
+                    uint32_t rgb) {
+    for (int i = 0; i < count; ++i) {
+        canvas_line(c, view, points[i], points[(i + 1) % count], width, rgb, 1.0);
+        canvas_fill_circle(c, view, points[i], 0.5 * width, rgb, 1.0);
+    }
+}
+
+void canvas_blit(canvas* dst, const canvas* src, int x, int y) {
+    for (int row = 0; row < src->height; ++row) {
+        int ty = y + row;
+        if (ty < 0 || ty >= dst->height) {
+            continue;
+        }
+        for (int col = 0; col < src->width; ++col) {
+            int tx = x + col;
+            if (tx >= 0 && tx < dst->width) {
+                memcpy(dst->pixels + ((size_t)ty * (size_t)dst->width + (size_t)tx) * 3,
+                       src->pixels + ((size_t)row * (size_t)src->width + (size_t)col) * 3, 3);
+            }
+        }
+    }
+}
+
+int canvas_write_png(const canvas* c, const char* path, int downsample) {
+    if (downsample < 1) {
+        downsample = 1;
+    }
+    int w = c->width / downsample, h = c->height / downsample;
+    uint8_t* out = malloc((size_t)w * (size_t)h * 3);
+    int area = downsample * downsample;
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            for (int k = 0; k < 3; ++k) {
+                int sum = 0;
+                for (int dy = 0; dy < downsample; ++dy) {
+                    const uint8_t* row =
+                        c->pixels + ((size_t)(y * downsample + dy) * (size_t)c->width) * 3;
+                    for (int dx = 0; dx < downsample; ++dx) {
+                        sum += row[3 * (x * downsample + dx) + k];
+                    }
+                }
+                out[((size_t)y * (size_t)w + (size_t)x) * 3 + (size_t)k] =
+                    (uint8_t)((sum + area / 2) / area);
+            }
+        }
+    }
+    int ok = stbi_write_png(path, w, h, 3, out, w * 3);
+    free(out);
+    return ok ? 0 : -1;
+}
+
+/* ---- carom_world_draw callbacks ------------------------------------------------------------ */
+
+static uint32_t darker(uint32_t rgb) {
+    return ((rgb >> 1) & 0x7f7f7fu);
+}
+
+static uint32_t pick_color(canvas_draw_context* context, uint32_t color, carom_vec2 centroid) {
+    return context->recolor != NULL ? context->recolor(color, centroid, context->user) : color;
+}
+
+static void draw_polygon(const carom_vec2* vertices, int count, uint32_t color, void* user) {
+    canvas_draw_context* context = user;
+    carom_vec2 centroid = {0.0, 0.0};
+    for (int i = 0; i < count; ++i) {
+        centroid = carom_add(centroid, vertices[i]);
+    }
+    centroid = carom_scale(1.0 / count, centroid);
+    color = pick_color(context, color, centroid);
+    if (color == 0xffffffffu) {
+        return; /* recolor said: skip */
+    }
+    canvas_fill_polygon(context->target, context->view, vertices, count, color,
+                        context->fill_alpha);
+    canvas_outline(context->target, context->view, vertices, count, context->line_width * 0.5,
+                   darker(color));
+}
+
+static void draw_circle(carom_vec2 center, double radius, carom_vec2 axis, uint32_t color,
+                        void* user) {
+    canvas_draw_context* context = user;
+    color = pick_color(context, color, center);
+    if (color == 0xffffffffu) {
+        return;
+    }
+    canvas_fill_circle(context->target, context->view, center, radius, darker(color), 1.0);
+    canvas_fill_circle(context->target, context->view, center, radius - context->line_width * 0.5,
+                       color, context->fill_alpha);
+    canvas_line(context->target, context->view, center, carom_mul_add(center, radius, axis),
+                context->line_width * 0.5, darker(color), 1.0);
+}
+
+static void draw_segment(carom_vec2 p1, carom_vec2 p2, uint32_t color, void* user) {
+    canvas_draw_context* context = user;
+    color = pick_color(context, color, carom_lerp(p1, p2, 0.5));
+    if (color == 0xffffffffu) {
+        return;
+    }
+    canvas_line(context->target, context->view, p1, p2, context->line_width, color, 1.0);
+    canvas_fill_circle(context->target, context->view, p1, 0.5 * context->line_width, color, 1.0);
+}
+
+static void draw_point(carom_vec2 point, uint32_t color, void* user) {
+    canvas_draw_context* context = user;
+    canvas_fill_circle(context->target, context->view, point, context->line_width, color, 1.0);
+}
+
+carom_debug_draw canvas_debug_draw(canvas_draw_context* context) {
+    carom_debug_draw draw;
+    memset(&draw, 0, sizeof(draw));
+    draw.draw_polygon = draw_polygon;
+    draw.draw_circle = draw_circle;
+    draw.draw_segment = draw_segment;
+    draw.draw_point = draw_point;
+    draw.draw_shapes = 1;
+    draw.context = context;
+    return draw;
+}

@@ -1,0 +1,299 @@
+/* The racing demo's race: see race.h. */
+#include "race.h"
+
+#include "ai.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char* const car_names[RACE_CARS] = {"Rosso",   "Azzurro", "Verde", "Giallo",
+                                                 "Arancio", "Viola",   "Ciano", "Bianco"};
+static const uint32_t car_colors[RACE_CARS] = {0xe0302a, 0x2f6fe0, 0x2fb84a, 0xf2d02e,
+                                               0xf08a24, 0x9a4fd6, 0x35c8d0, 0xf2f2f2};
+
+#define CAR_HALF_LENGTH 2.2
+#define CAR_HALF_WIDTH 0.9
+#define CAR_MASS 1200.0
+#define CRASH_SPEED 4.0 /* m/s: hits at least this fast count, and throw sparks */
+
+static carom_vehicle_def car_vehicle_def(void) {
+    carom_vehicle_def def = carom_default_vehicle_def();
+    def.surface_filter.category = CAT_SURFACE_READER;
+    def.surface_filter.mask = CAT_SURFACE;
+    return def;
+}
+
+/* Car i on the grid: two columns, staggered, behind the start line. */
+static int place_car(race* r, int i) {
+    const track* t = &r->track;
+    double behind = 10.0 + 9.0 * i;
+    int sample = track_wrap(t, t->start_sample - (int)(behind / t->spacing + 0.5));
+    double side = (i % 2 == 0) ? 3.0 : -3.0;
+    carom_body_def body_def = carom_default_body_def();
+    body_def.type = CAROM_BODY_DYNAMIC;
+    body_def.position = carom_mul_add(t->center[sample], side, t->normal[sample]);
+    body_def.angle = carom_atan2(t->tangent[sample].y, t->tangent[sample].x);
+    body_def.bullet = 1;
+    body_def.angular_damping = 0.5;
+    race_car* car = &r->cars[i];
+    car->body = carom_create_body(r->world, &body_def);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.density = CAR_MASS / (4.0 * CAR_HALF_LENGTH * CAR_HALF_WIDTH);
+    shape.friction = 0.3;
+    shape.restitution = 0.25;
+    shape.filter.category = CAT_CAR;
+    shape.filter.mask = CAT_WALL | CAT_CAR | CAT_CHECKPOINT | CAT_CAR_RAY;
+    shape.enable_hit_events = 1;
+    shape.hit_speed_threshold = CRASH_SPEED;
+    car->shape = carom_create_box_shape(car->body, &shape, CAR_HALF_LENGTH, CAR_HALF_WIDTH,
+                                        carom_v2(0.0, 0.0), 0.0);
+    carom_vehicle_def def = car_vehicle_def();
+    car->vehicle = carom_create_vehicle(car->body, &def);
+    if (!carom_vehicle_is_valid(car->vehicle)) {
+        fprintf(stderr, "racing: car %d: %s\n", i, carom_last_error());
+        return -1;
+    }
+    car->name = car_names[i];
+    car->color = car_colors[i];
+    car->next_checkpoint = 0;
+    car->lap_start_step = -1;
+    car->ai.line_index = sample;
+    car->ai.pace = 0.88 + 0.015 * ((i * 5) % RACE_CARS); /* 0.88 .. 0.985, mixed on the grid */
+    return 0;
+}
+
+int race_create(race* r, int human) {
+    memset(r, 0, sizeof(*r));
+    carom_world_def world_def = carom_default_world_def();
+    world_def.gravity = carom_v2(0.0, 0.0);
+    r->world = carom_create_world(&world_def);
+    if (!carom_world_is_valid(r->world) || track_build(&r->track, r->world) != 0) {
+        return -1;
+    }
+    for (int i = 0; i < RACE_CARS; ++i) {
+        if (place_car(r, i) != 0) {
+            return -1;
+        }
+    }
+    if (human >= 0 && human < RACE_CARS) {
+        r->cars[human].human = 1;
+    }
+    r->spark_random = 0x9e3779b97f4a7c15ull;
+    return 0;
+}
+
+void race_destroy(race* r) {
+    carom_destroy_world(r->world);
+}
+
+void race_set_human_input(race* r, double throttle, double brake, double steer, int handbrake) {
+    for (int i = 0; i < RACE_CARS; ++i) {
+        if (r->cars[i].human) {
+            carom_vehicle_set_input(r->cars[i].vehicle, throttle, brake, steer, handbrake);
+        }
+    }
+}
+
+static int car_of_shape(const race* r, carom_shape_id shape) {
+    for (int i = 0; i < RACE_CARS; ++i) {
+        if (carom_shape_id_equals(r->cars[i].shape, shape)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static int checkpoint_of_shape(const race* r, carom_shape_id shape) {
+    for (int k = 0; k < TRACK_CHECKPOINTS; ++k) {
+        if (carom_shape_id_equals(r->track.checkpoint[k], shape)) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* A car entered checkpoint k: a lap counts only after every checkpoint in order. */
+static void pass_checkpoint(race* r, race_car* car, int k) {
+    if (k != car->next_checkpoint) {
+        return;
+    }
+    car->next_checkpoint = (k + 1) % TRACK_CHECKPOINTS;
+    if (k != 0) {
+        return;
+    }
+    if (car->lap_start_step >= 0 && car->lap_count < RACE_MAX_LAPS) {
+        int steps = r->step - car->lap_start_step;
+        car->lap_steps[car->lap_count++] = steps;
+        if (car->best_lap_steps == 0 || steps < car->best_lap_steps) {
+            car->best_lap_steps = steps;
+        }
+    }
+    car->lap_start_step = r->step;
+}
+
+/* xorshift64*: the sparks' own random numbers, in [-1, 1). */
+static double spark_random(race* r) {
+    uint64_t x = r->spark_random;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->spark_random = x;
+    return (double)((x * 0x2545f4914f6cdd1dull) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+static void throw_sparks(race* r, const carom_contact_hit_event* hit) {
+    int count = (int)fmin(24.0, 3.0 * hit->approach_speed);
+    carom_vec2 tangent = carom_left_perp(hit->normal);
+    for (int i = 0; i < count; ++i) {
+        race_spark* spark = &r->sparks[r->spark_next];
+        r->spark_next = (r->spark_next + 1) % RACE_MAX_SPARKS;
+        double along = 1.5 * hit->approach_speed * spark_random(r);
+        double across = 0.6 * hit->approach_speed * spark_random(r);
+        spark->position = hit->point;
+        spark->velocity = carom_add(carom_scale(along, tangent), carom_scale(across, hit->normal));
+        spark->life = 0.8 + 0.3 * spark_random(r);
+    }
+}
+
+static void read_events(race* r) {
+    carom_sensor_events sensors = carom_world_get_sensor_events(r->world);
+    for (int i = 0; i < sensors.begin_count; ++i) {
+        int k = checkpoint_of_shape(r, sensors.begin_events[i].sensor);
+        int c = car_of_shape(r, sensors.begin_events[i].visitor);
+        if (k >= 0 && c >= 0) {
+            pass_checkpoint(r, &r->cars[c], k);
+        }
+    }
+    carom_contact_events contacts = carom_world_get_contact_events(r->world);
+    for (int i = 0; i < contacts.hit_count; ++i) {
+        const carom_contact_hit_event* hit = &contacts.hit_events[i];
+        int a = car_of_shape(r, hit->shape_a), b = car_of_shape(r, hit->shape_b);
+        if (a >= 0) {
+            r->cars[a].hits += 1;
+        }
+        if (b >= 0) {
+            r->cars[b].hits += 1;
+        }
+        throw_sparks(r, hit);
+    }
+}
+
+static void update_sparks(race* r) {
+    for (int i = 0; i < RACE_MAX_SPARKS; ++i) {
+        race_spark* spark = &r->sparks[i];
+        if (spark->life > 0.0) {
+            spark->position = carom_mul_add(spark->position, RACE_DT, spark->velocity);
+            spark->velocity = carom_scale(0.95, spark->velocity);
+            spark->life -= RACE_DT;
+        }
+    }
+}
+
+/* Skid marks: a segment per sliding wheel per step, in a ring. */
+static void update_skids(race* r) {
+    for (int c = 0; c < RACE_CARS; ++c) {
+        race_car* car = &r->cars[c];
+        carom_vehicle_state state;
+        carom_vehicle_get_state(car->vehicle, &state);
+        for (int w = 0; w < state.wheel_count; ++w) {
+            const carom_wheel_state* wheel = &state.wheels[w];
+            int sliding = wheel->sliding && fabs(wheel->slip_angle) > 0.2;
+            if (sliding && car->wheel_was_sliding[w]) {
+                race_skid* skid = &r->skids[r->skid_count % RACE_MAX_SKIDS];
+                skid->a = car->last_wheel[w];
+                skid->b = wheel->position;
+                r->skid_count += 1;
+            }
+            car->wheel_was_sliding[w] = sliding;
+            car->last_wheel[w] = wheel->position;
+        }
+    }
+}
+
+int race_step(race* r) {
+    for (int i = 0; i < RACE_CARS; ++i) {
+        if (!r->cars[i].human) {
+            ai_drive(r, i);
+        }
+    }
+    carom_status status = carom_world_step(r->world, RACE_DT);
+    if (status != CAROM_OK) {
+        fprintf(stderr, "racing: step %d: %s\n", r->step, carom_last_error());
+        return -1;
+    }
+    r->step += 1;
+    read_events(r);
+    update_sparks(r);
+    update_skids(r);
+    return 0;
+}
+
+static uint64_t fnv1a(uint64_t hash, double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof(bits));
+    for (int i = 0; i < 8; ++i) {
+        hash ^= (bits >> (8 * i)) & 0xffu;
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
+
+uint64_t race_hash(const race* r) {
+    uint64_t hash = 0xcbf29ce484222325ull;
+    carom_body_id bodies[RACE_CARS + 1];
+    bodies[0] = r->track.ground;
+    for (int i = 0; i < RACE_CARS; ++i) {
+        bodies[i + 1] = r->cars[i].body;
+    }
+    for (int i = 0; i < RACE_CARS + 1; ++i) {
+        carom_transform xf = carom_body_get_transform(bodies[i]);
+        carom_vec2 v = carom_body_get_linear_velocity(bodies[i]);
+        double values[7] = {
+            xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, carom_body_get_angular_velocity(bodies[i])};
+        for (int k = 0; k < 7; ++k) {
+            hash = fnv1a(hash, values[k]);
+        }
+    }
+    return hash;
+}
+
+void race_print_table(const race* r, FILE* out) {
+    fprintf(out, "carom racing: %d cars, %.2f s (%d steps of 1/60 s), track %.1f m\n", RACE_CARS,
+            race_seconds(r->step), r->step, r->track.length);
+    fprintf(out, "pos car      laps  best lap          last lap   hits  lap times (s)\n");
+    int order[RACE_CARS];
+    for (int i = 0; i < RACE_CARS; ++i) {
+        order[i] = i;
+    }
+    /* most laps first, then the earlier start of the current lap, then the grid */
+    for (int i = 1; i < RACE_CARS; ++i) {
+        for (int j = i; j > 0; --j) {
+            const race_car* a = &r->cars[order[j - 1]];
+            const race_car* b = &r->cars[order[j]];
+            int a_start = a->lap_start_step < 0 ? 1 << 30 : a->lap_start_step;
+            int b_start = b->lap_start_step < 0 ? 1 << 30 : b->lap_start_step;
+            if (b->lap_count > a->lap_count ||
+                (b->lap_count == a->lap_count && b_start < a_start)) {
+                int swap = order[j - 1];
+                order[j - 1] = order[j];
+                order[j] = swap;
+            }
+        }
+    }
+    for (int p = 0; p < RACE_CARS; ++p) {
+        const race_car* car = &r->cars[order[p]];
+        char best[32] = "-", last[32] = "-";
+        if (car->lap_count > 0) {
+            snprintf(best, sizeof(best), "%.3f (%d)", race_seconds(car->best_lap_steps),
+                     car->best_lap_steps);
+            snprintf(last, sizeof(last), "%.3f", race_seconds(car->lap_steps[car->lap_count - 1]));
+        }
+        fprintf(out, "%2d  %-8s %4d  %-16s  %-9s %4d ", p + 1, car->name, car->lap_count, best,
+                last, car->hits);
+        for (int l = 0; l < car->lap_count; ++l) {
+            fprintf(out, " %.3f", race_seconds(car->lap_steps[l]));
+        }
+        fprintf(out, "%s\n", car->human ? "  (you)" : "");
+    }
+    fprintf(out, "state hash: %016llx\n", (unsigned long long)race_hash(r));
+}

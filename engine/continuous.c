@@ -60,6 +60,14 @@ static bool may_hit(const carom_world* world, const carom_body* body, const caro
         !carom_filters_collide(mine->filter, other->filter)) {
         return false;
     }
+    if (other->type == CAROM_SHAPE_CHAIN_SEGMENT && other->chain.one_sided) {
+        /* a body starting behind a one-sided wall passes through it */
+        carom_vec2 start = carom_inv_transform_point(other_body->transform, body->sweep.c1);
+        carom_vec2 front = carom_right_perp(carom_sub(other->chain.point2, other->chain.point1));
+        if (carom_dot(front, carom_sub(start, other->chain.point1)) < 0.0) {
+            return false;
+        }
+    }
     return other_body->type != CAROM_BODY_DYNAMIC || body->bullet;
 }
 

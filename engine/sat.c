@@ -365,6 +365,15 @@ static carom_manifold collide_face_and_polygon(const carom_chain_segment* chain,
     return manifold;
 }
 
+/* A one-sided segment ignores a shape whose center is behind it (on its left). */
+static bool behind_one_sided(const carom_chain_segment* chain, carom_vec2 center) {
+    if (!chain->one_sided) {
+        return false;
+    }
+    carom_vec2 front = carom_right_perp(carom_sub(chain->point2, chain->point1));
+    return carom_dot(front, carom_sub(center, chain->point1)) < 0.0;
+}
+
 carom_manifold carom_collide_chain_segment_and_polygon(const carom_chain_segment* a,
                                                        carom_transform xfa,
                                                        const carom_polygon* b,
@@ -373,6 +382,9 @@ carom_manifold carom_collide_chain_segment_and_polygon(const carom_chain_segment
     carom_polygon segment = chain_segment_polygon(a);
     carom_transform identity = carom_transform_identity();
     carom_polygon local_b = transform_polygon(b, carom_inv_mul_transforms(xfa, xfb));
+    if (behind_one_sided(a, local_b.centroid)) {
+        return empty_manifold();
+    }
     carom_manifold manifold =
         carom_collide_polygons(&segment, identity, &local_b, identity, speculative_distance);
     if (manifold.point_count > 0) {
@@ -400,6 +412,9 @@ carom_manifold carom_collide_chain_segment_and_circle(const carom_chain_segment*
     carom_transform identity = carom_transform_identity();
     carom_circle local_b = {carom_transform_point(carom_inv_mul_transforms(xfa, xfb), b->center),
                             b->radius};
+    if (behind_one_sided(a, local_b.center)) {
+        return empty_manifold();
+    }
     carom_manifold manifold = carom_collide_polygon_and_circle(&segment, identity, &local_b,
                                                                identity, speculative_distance);
     if (manifold.point_count > 0) {

@@ -320,6 +320,7 @@ carom_status carom_create_chain(carom_body_id body_id, const carom_shape_def* de
         chain->has_ghost2 = loop || i + 2 < count;
         chain->ghost1 = chain->has_ghost1 ? points[(i + count - 1) % count] : chain->point1;
         chain->ghost2 = chain->has_ghost2 ? points[(i + 2) % count] : chain->point2;
+        chain->one_sided = def->one_sided != 0;
         geometry.segment.point1 = chain->point1;
         geometry.segment.point2 = chain->point2;
         geometry.polygon = carom_make_segment_polygon(&geometry.segment);

@@ -54,6 +54,7 @@ carom_shape_def carom_default_shape_def(void) {
     def.restitution = 0.0;
     def.filter = carom_default_filter();
     def.is_sensor = 0;
+    def.one_sided = 0;
     def.enable_hit_events = 0;
     def.hit_speed_threshold = 1.0;
     def.surface_grip = 1.0;

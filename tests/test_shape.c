@@ -210,3 +210,28 @@ Test(shape, sensor_detects_but_never_pushes) {
     cr_assert_geq(carom_world_get_counters(world).contact_count, 1, "the overlap is tracked");
     carom_destroy_world(world);
 }
+
+/* A ball thrown at a one-sided chain from either side. Returns its x after 2 s. */
+static double ball_through_one_sided_wall(double start_x, double vx) {
+    carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_def def = carom_default_body_def();
+    carom_body_id wall = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.one_sided = 1;
+    /* running down the line x = 0: its right side, the solid one, faces -x */
+    carom_vec2 points[3] = {{0.0, 5.0}, {0.0, 0.0}, {0.0, -5.0}};
+    cr_assert_eq(carom_create_chain(wall, &shape, points, 3, 0, NULL), CAROM_OK);
+    carom_body_id ball = test_make_ball(world, carom_v2(start_x, 0.3), 0.25, carom_v2(vx, 0.0),
+                                        0.0, 0.0);
+    test_step(world, 1.0 / 60.0, 120);
+    double x = carom_body_get_position(ball).x;
+    carom_destroy_world(world);
+    return x;
+}
+
+Test(shape, one_sided_chain_stops_from_the_front_and_lets_through_from_the_back) {
+    cr_assert_lt(ball_through_one_sided_wall(-3.0, 5.0), -0.24, "stopped in front");
+    cr_assert_gt(ball_through_one_sided_wall(3.0, -5.0), -8.0 + 0.01, "passed from behind");
+    cr_assert_lt(ball_through_one_sided_wall(-3.0, 200.0), -0.24, "fast: swept, still stopped");
+    cr_assert_lt(ball_through_one_sided_wall(3.0, -200.0), -100.0, "fast from behind: through");
+}

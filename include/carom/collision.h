@@ -44,10 +44,12 @@ typedef struct carom_segment {
 /* One segment of a chain: the segment from point1 to point2 plus its neighbours' far ends
  * (ghost1 before point1, ghost2 after point2), which tell the contact tests whether a joint is a
  * corner that can be hit or a seam that must be slid over. has_ghost is 0 at an open chain's
- * ends. Both sides collide. */
+ * ends. Both sides collide, unless one_sided: then only the right side (the side of the normal
+ * right_perp(point2 - point1)), and a shape whose center is on the left passes through. */
 typedef struct carom_chain_segment {
     carom_vec2 ghost1, point1, point2, ghost2;
     int has_ghost1, has_ghost2;
+    int one_sided;
 } carom_chain_segment;
 
 /* Mass properties of a shape or body. */

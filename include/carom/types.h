@@ -101,6 +101,9 @@ typedef struct carom_shape_def {
     double surface_grip; /* sensors only: tyre grip multiplier of the ground this sensor marks,
                             read by vehicles (vehicle.h) whose wheels are inside it; >= 0,
                             default 1 (tarmac). Grass is about 0.6, ice 0.1 */
+    int one_sided;   /* chains only: non-zero makes each segment solid on its right side only
+                        (looking from a point to the next; for a loop wound counter-clockwise,
+                        the outside); bodies pass through from the left. default 0 */
     void* user_data; /* yours, default NULL */
     int internal_cookie;
 } carom_shape_def;

@@ -1,4 +1,6 @@
-/* Scene builders: see scenes.h and ../shared/bench-scenes.md for the specification. */
+/* Scene builders: see scenes.h, scene_desc.h and ../shared/bench-scenes.md for the
+ * specification. Each scene is first described as plain numbers (carom_scene_describe), so the
+ * benchmark's peer engines get exactly the same bodies, then built into a carom world. */
 #include "scenes.h"
 
 #include <math.h>
@@ -31,161 +33,208 @@ int carom_scene_body_count(carom_scene_kind kind, int n) {
     return kind == CAROM_SCENE_PYRAMID ? n * (n + 1) / 2 : n;
 }
 
-static carom_body_id static_body(carom_world_id world) {
-    carom_body_def def = carom_default_body_def();
-    return carom_create_body(world, &def);
+/* ---- Descriptions ---------------------------------------------------------------------------- */
+
+static void add_wall(carom_scene_desc* desc, double x, double y, double hx, double hy,
+                     double friction) {
+    carom_scene_wall wall = {x, y, hx, hy, friction};
+    desc->walls[desc->wall_count++] = wall;
 }
 
-/* A static box given by its center and half extents. */
-static int add_wall(carom_body_id body, carom_vec2 center, double hx, double hy,
-                    double friction) {
-    carom_shape_def def = carom_default_shape_def();
-    def.friction = friction;
-    carom_shape_id id = carom_create_box_shape(body, &def, hx, hy, center, 0.0);
-    return CAROM_IS_NULL(id) ? -1 : 0;
+/* A body at rest with carom's default material (density 1, friction 0.6, restitution 0, no
+ * damping); the scene sets the rest. */
+static carom_scene_body* add_body(carom_scene_desc* desc, carom_scene_shape shape) {
+    carom_scene_body* body = &desc->bodies[desc->body_count++];
+    *body = (carom_scene_body){.shape = shape, .density = 1.0, .friction = 0.6};
+    return body;
 }
 
-static int build_rain(carom_world_id world, int n, carom_body_id* bodies) {
+static void set_inside(carom_scene_desc* desc, double min_x, double min_y, double max_x,
+                       double max_y) {
+    desc->inside_min_x = min_x;
+    desc->inside_min_y = min_y;
+    desc->inside_max_x = max_x;
+    desc->inside_max_y = max_y;
+}
+
+static void describe_rain(carom_scene_desc* desc, int n) {
     const double spacing = 1.1;
     int columns = (int)ceil(sqrt((double)n));
     int rows = (n + columns - 1) / columns;
     double width = columns * spacing + 2.0;
     double height = rows * spacing + 4.0;
-    carom_body_id ground = static_body(world);
-    if (add_wall(ground, carom_v2(0.0, -0.5), 0.5 * width + 1.0, 0.5, 0.6) < 0 ||
-        add_wall(ground, carom_v2(-0.5 * width - 0.5, 0.5 * height), 0.5, 0.5 * height,
-                 0.6) < 0 ||
-        add_wall(ground, carom_v2(0.5 * width + 0.5, 0.5 * height), 0.5, 0.5 * height,
-                 0.6) < 0) {
-        return -1;
-    }
+    add_wall(desc, 0.0, -0.5, 0.5 * width + 1.0, 0.5, 0.6);
+    add_wall(desc, -0.5 * width - 0.5, 0.5 * height, 0.5, 0.5 * height, 0.6);
+    add_wall(desc, 0.5 * width + 0.5, 0.5 * height, 0.5, 0.5 * height, 0.6);
+    set_inside(desc, -0.5 * width, 0.0, 0.5 * width, 1e30);
     scene_random r = {0x5eed0001u};
     for (int i = 0; i < n; ++i) {
         int row = i / columns;
         int column = i % columns;
-        carom_body_def def = carom_default_body_def();
-        def.type = CAROM_BODY_DYNAMIC;
-        def.position = carom_v2(-0.5 * (columns - 1) * spacing + column * spacing +
-                                    random_range(&r, -0.05, 0.05),
-                                1.0 + row * spacing);
-        carom_body_id body = carom_create_body(world, &def);
-        carom_shape_def shape = carom_default_shape_def();
-        shape.friction = 0.6;
-        carom_circle circle = {{0.0, 0.0}, 0.5};
-        if (CAROM_IS_NULL(carom_create_circle_shape(body, &shape, &circle))) {
-            return -1;
-        }
-        if (bodies != NULL) {
-            bodies[i] = body;
-        }
+        carom_scene_body* body = add_body(desc, CAROM_SCENE_CIRCLE);
+        body->radius = 0.5;
+        body->x = -0.5 * (columns - 1) * spacing + column * spacing +
+                  random_range(&r, -0.05, 0.05);
+        body->y = 1.0 + row * spacing;
+        body->friction = 0.6;
     }
-    return n;
 }
 
-static int build_pyramid(carom_world_id world, int base, carom_body_id* bodies) {
-    carom_body_id ground = static_body(world);
-    if (add_wall(ground, carom_v2(0.0, -1.0), base + 20.0, 1.0, 0.6) < 0) {
-        return -1;
-    }
-    int count = 0;
+static void describe_pyramid(carom_scene_desc* desc, int base) {
+    add_wall(desc, 0.0, -1.0, base + 20.0, 1.0, 0.6);
+    set_inside(desc, -(base + 20.0), 0.0, base + 20.0, 1e30);
     for (int row = 0; row < base; ++row) {
         int in_row = base - row;
         for (int i = 0; i < in_row; ++i) {
-            carom_body_def def = carom_default_body_def();
-            def.type = CAROM_BODY_DYNAMIC;
-            def.position = carom_v2((i - 0.5 * (in_row - 1)) * 1.0, 0.5 + row * 1.0);
-            carom_body_id body = carom_create_body(world, &def);
-            carom_shape_def shape = carom_default_shape_def();
-            shape.friction = 0.6;
-            if (CAROM_IS_NULL(
-                    carom_create_box_shape(body, &shape, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0))) {
-                return -1;
-            }
-            if (bodies != NULL) {
-                bodies[count] = body;
-            }
-            ++count;
+            carom_scene_body* body = add_body(desc, CAROM_SCENE_BOX);
+            body->half_width = 0.5;
+            body->half_height = 0.5;
+            body->x = (i - 0.5 * (in_row - 1)) * 1.0;
+            body->y = 0.5 + row * 1.0;
+            body->friction = 0.6;
         }
     }
-    return count;
 }
 
-static int build_arena(carom_world_id world, int n, carom_body_id* bodies) {
+static void describe_arena(carom_scene_desc* desc, int n) {
     const double spacing = 3.0;
     int columns = (int)ceil(sqrt((double)n));
     double half = 0.5 * columns * spacing + 2.0;
-    carom_body_id walls = static_body(world);
-    if (add_wall(walls, carom_v2(0.0, -half - 0.5), half + 1.0, 0.5, 0.3) < 0 ||
-        add_wall(walls, carom_v2(0.0, half + 0.5), half + 1.0, 0.5, 0.3) < 0 ||
-        add_wall(walls, carom_v2(-half - 0.5, 0.0), 0.5, half + 1.0, 0.3) < 0 ||
-        add_wall(walls, carom_v2(half + 0.5, 0.0), 0.5, half + 1.0, 0.3) < 0) {
-        return -1;
-    }
+    add_wall(desc, 0.0, -half - 0.5, half + 1.0, 0.5, 0.3);
+    add_wall(desc, 0.0, half + 0.5, half + 1.0, 0.5, 0.3);
+    add_wall(desc, -half - 0.5, 0.0, 0.5, half + 1.0, 0.3);
+    add_wall(desc, half + 0.5, 0.0, 0.5, half + 1.0, 0.3);
+    set_inside(desc, -half, -half, half, half);
     scene_random r = {0x5eed0003u};
     for (int i = 0; i < n; ++i) {
         int row = i / columns;
         int column = i % columns;
-        carom_body_def def = carom_default_body_def();
-        def.type = CAROM_BODY_DYNAMIC;
-        def.position = carom_v2(-0.5 * (columns - 1) * spacing + column * spacing +
-                                    random_range(&r, -0.3, 0.3),
-                                -0.5 * (columns - 1) * spacing + row * spacing +
-                                    random_range(&r, -0.3, 0.3));
-        def.angle = random_range(&r, -CAROM_PI, CAROM_PI);
+        carom_scene_body* body = add_body(desc, CAROM_SCENE_BOX);
+        body->half_width = 0.5;
+        body->half_height = 1.0;
+        /* y's jitter is drawn before x's: the order gcc happened to choose when both were drawn
+         * inside one call's argument list, whose evaluation order C leaves open (clang drew x
+         * first and built another arena). Fixed so every compiler builds the recorded arena. */
+        double jitter_y = random_range(&r, -0.3, 0.3);
+        double jitter_x = random_range(&r, -0.3, 0.3);
+        body->x = -0.5 * (columns - 1) * spacing + column * spacing + jitter_x;
+        body->y = -0.5 * (columns - 1) * spacing + row * spacing + jitter_y;
+        body->angle = random_range(&r, -CAROM_PI, CAROM_PI);
         double speed = random_range(&r, 0.0, 20.0);
         double heading = random_range(&r, -CAROM_PI, CAROM_PI);
+        /* carom's own cosine and sine, so the velocity has the same bits on every machine. */
         carom_rot direction = carom_make_rot(heading);
-        def.linear_velocity = carom_v2(speed * direction.c, speed * direction.s);
-        def.linear_damping = 0.5;
-        def.angular_damping = 0.5;
-        carom_body_id body = carom_create_body(world, &def);
-        carom_shape_def shape = carom_default_shape_def();
-        shape.friction = 0.3;
-        shape.restitution = 0.5;
-        if (CAROM_IS_NULL(
-                carom_create_box_shape(body, &shape, 0.5, 1.0, carom_v2(0.0, 0.0), 0.0))) {
-            return -1;
-        }
-        if (bodies != NULL) {
-            bodies[i] = body;
-        }
+        body->vx = speed * direction.c;
+        body->vy = speed * direction.s;
+        body->linear_damping = 0.5;
+        body->angular_damping = 0.5;
+        body->friction = 0.3;
+        body->restitution = 0.5;
     }
-    return n;
 }
 
-static int build_stack(carom_world_id world, int n, carom_body_id* bodies) {
-    carom_body_id ground = static_body(world);
-    if (add_wall(ground, carom_v2(0.0, -1.0), 20.0, 1.0, 0.6) < 0) {
+static void describe_stack(carom_scene_desc* desc, int n) {
+    add_wall(desc, 0.0, -1.0, 20.0, 1.0, 0.6);
+    set_inside(desc, -20.0, 0.0, 20.0, 1e30);
+    for (int i = 0; i < n; ++i) {
+        carom_scene_body* body = add_body(desc, CAROM_SCENE_BOX);
+        body->half_width = 0.5;
+        body->half_height = 0.5;
+        body->y = 0.5 + i;
+        body->friction = 0.6;
+    }
+}
+
+int carom_scene_describe(carom_scene_kind kind, int n, carom_scene_desc* out) {
+    *out = (carom_scene_desc){.kind = kind, .size = n};
+    if (n < 1 || n > 1000000) {
         return -1;
     }
-    for (int i = 0; i < n; ++i) {
-        carom_body_def def = carom_default_body_def();
-        def.type = CAROM_BODY_DYNAMIC;
-        def.position = carom_v2(0.0, 0.5 + i);
-        carom_body_id body = carom_create_body(world, &def);
-        carom_shape_def shape = carom_default_shape_def();
-        shape.friction = 0.6;
-        if (CAROM_IS_NULL(
-                carom_create_box_shape(body, &shape, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0))) {
+    out->gravity_y = kind == CAROM_SCENE_ARENA ? 0.0 : -10.0;
+    out->bodies = calloc((size_t)carom_scene_body_count(kind, n), sizeof(carom_scene_body));
+    if (out->bodies == NULL) {
+        return -1;
+    }
+    switch (kind) {
+    case CAROM_SCENE_RAIN:
+        describe_rain(out, n);
+        break;
+    case CAROM_SCENE_PYRAMID:
+        describe_pyramid(out, n);
+        break;
+    case CAROM_SCENE_ARENA:
+        describe_arena(out, n);
+        break;
+    case CAROM_SCENE_STACK:
+        describe_stack(out, n);
+        break;
+    }
+    return 0;
+}
+
+void carom_scene_desc_free(carom_scene_desc* desc) {
+    free(desc->bodies);
+    desc->bodies = NULL;
+    desc->body_count = 0;
+}
+
+/* ---- Building into carom --------------------------------------------------------------------- */
+
+static carom_body_id create_body(carom_world_id world, const carom_scene_body* b) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.position = carom_v2(b->x, b->y);
+    def.angle = b->angle;
+    def.linear_velocity = carom_v2(b->vx, b->vy);
+    def.linear_damping = b->linear_damping;
+    def.angular_damping = b->angular_damping;
+    carom_body_id body = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.density = b->density;
+    shape.friction = b->friction;
+    shape.restitution = b->restitution;
+    carom_shape_id id;
+    if (b->shape == CAROM_SCENE_CIRCLE) {
+        carom_circle circle = {{0.0, 0.0}, b->radius};
+        id = carom_create_circle_shape(body, &shape, &circle);
+    } else {
+        id = carom_create_box_shape(body, &shape, b->half_width, b->half_height,
+                                    carom_v2(0.0, 0.0), 0.0);
+    }
+    return CAROM_IS_NULL(id) ? (carom_body_id){0} : body;
+}
+
+int carom_scene_build_desc(carom_world_id world, const carom_scene_desc* desc,
+                           carom_body_id* bodies) {
+    carom_body_def ground_def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(world, &ground_def);
+    for (int i = 0; i < desc->wall_count; ++i) {
+        const carom_scene_wall* w = &desc->walls[i];
+        carom_shape_def def = carom_default_shape_def();
+        def.friction = w->friction;
+        if (CAROM_IS_NULL(carom_create_box_shape(ground, &def, w->half_width, w->half_height,
+                                                 carom_v2(w->x, w->y), 0.0))) {
+            return -1;
+        }
+    }
+    for (int i = 0; i < desc->body_count; ++i) {
+        carom_body_id body = create_body(world, &desc->bodies[i]);
+        if (CAROM_IS_NULL(body)) {
             return -1;
         }
         if (bodies != NULL) {
             bodies[i] = body;
         }
     }
-    return n;
+    return desc->body_count;
 }
 
 int carom_scene_build(carom_world_id world, carom_scene_kind kind, int n, carom_body_id* bodies) {
-    switch (kind) {
-    case CAROM_SCENE_RAIN:
-        return build_rain(world, n, bodies);
-    case CAROM_SCENE_PYRAMID:
-        return build_pyramid(world, n, bodies);
-    case CAROM_SCENE_ARENA:
-        return build_arena(world, n, bodies);
-    case CAROM_SCENE_STACK:
-        return build_stack(world, n, bodies);
+    carom_scene_desc desc;
+    if (carom_scene_describe(kind, n, &desc) < 0) {
+        return -1;
     }
-    return -1;
+    int count = carom_scene_build_desc(world, &desc, bodies);
+    carom_scene_desc_free(&desc);
+    return count;
 }

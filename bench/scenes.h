@@ -2,18 +2,15 @@
  * the tests and the demos, so the pyramid that is timed is the pyramid that is tested.
  * Each builder adds its bodies to an existing world (its gravity is the caller's business;
  * carom_scene_world_def() gives the one the scene is specified with) and returns the number
- * of dynamic bodies, writing their ids to `bodies` when it is not NULL. */
+ * of dynamic bodies, writing their ids to `bodies` when it is not NULL.
+ * The scenes themselves are described engine-neutrally in scene_desc.h, which the peer engines
+ * of the benchmark build from too. */
 #ifndef CAROM_SCENES_H
 #define CAROM_SCENES_H
 
 #include <carom/carom.h>
 
-typedef enum carom_scene_kind {
-    CAROM_SCENE_RAIN,    /* N balls falling into an open box */
-    CAROM_SCENE_PYRAMID, /* a pyramid of unit boxes, N boxes in the bottom row */
-    CAROM_SCENE_ARENA,   /* N top-down cars in a walled square, zero gravity */
-    CAROM_SCENE_STACK    /* a column of N unit boxes */
-} carom_scene_kind;
+#include "scene_desc.h"
 
 /* The world def a scene is specified with (gravity (0, -10), or zero for the arena). */
 carom_world_def carom_scene_world_def(carom_scene_kind kind);
@@ -22,5 +19,9 @@ int carom_scene_body_count(carom_scene_kind kind, int n);
 /* Build the scene of size n into world with a fixed seed; returns the dynamic body count, or -1
  * if a call into carom failed (carom_last_error() says why). */
 int carom_scene_build(carom_world_id world, carom_scene_kind kind, int n, carom_body_id* bodies);
+/* Build a described scene into world: one static body holding the walls, then the bodies in
+ * order. Returns the dynamic body count, or -1 as carom_scene_build(). */
+int carom_scene_build_desc(carom_world_id world, const carom_scene_desc* desc,
+                           carom_body_id* bodies);
 
 #endif

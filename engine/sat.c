@@ -299,6 +299,9 @@ static joint_verdict judge_joint(carom_vec2 joint, carom_vec2 ghost, carom_vec2 
 /* Decide what to do with a manifold computed against the bare segment (segment frame). */
 static joint_verdict judge_chain_manifold(const carom_chain_segment* chain,
                                           const carom_manifold* manifold, carom_vec2 b_center) {
+    if (manifold->point_count == 0) {
+        return JOINT_KEEP;
+    }
     carom_vec2 edge = carom_sub(chain->point2, chain->point1);
     double length = carom_length(edge);
     carom_vec2 direction = carom_scale(1.0 / length, edge);
@@ -365,6 +368,28 @@ static carom_manifold collide_face_and_polygon(const carom_chain_segment* chain,
     return manifold;
 }
 
+/* A circle against the segment's face line on its side only (segment frame): at a seam the
+ * neighbour's face continues the line. */
+static carom_manifold collide_face_and_circle(const carom_chain_segment* chain,
+                                              const carom_circle* local_b,
+                                              double speculative_distance) {
+    carom_manifold manifold = empty_manifold();
+    carom_vec2 direction = carom_normalize(carom_sub(chain->point2, chain->point1));
+    carom_vec2 normal = side_normal(direction, carom_sub(local_b->center, chain->point1));
+    double distance = carom_dot(normal, carom_sub(local_b->center, chain->point1));
+    double separation = distance - local_b->radius;
+    if (separation <= speculative_distance) {
+        carom_vec2 on_line = carom_mul_sub(local_b->center, distance, normal);
+        carom_vec2 on_circle = carom_mul_sub(local_b->center, local_b->radius, normal);
+        manifold.normal = normal;
+        manifold.points[0].point = carom_lerp(on_line, on_circle, 0.5);
+        manifold.points[0].separation = separation;
+        manifold.points[0].id = 1u << 28;
+        manifold.point_count = 1;
+    }
+    return manifold;
+}
+
 /* A one-sided segment ignores a shape whose center is behind it (on its left). */
 static bool behind_one_sided(const carom_chain_segment* chain, carom_vec2 center) {
     if (!chain->one_sided) {
@@ -387,17 +412,11 @@ carom_manifold carom_collide_chain_segment_and_polygon(const carom_chain_segment
     }
     carom_manifold manifold =
         carom_collide_polygons(&segment, identity, &local_b, identity, speculative_distance);
-    if (manifold.point_count > 0) {
-        switch (judge_chain_manifold(a, &manifold, local_b.centroid)) {
-        case JOINT_USE_FACE:
-            manifold = collide_face_and_polygon(a, &local_b, speculative_distance);
-            break;
-        case JOINT_DROP:
-            manifold = empty_manifold();
-            break;
-        case JOINT_KEEP:
-            break;
-        }
+    joint_verdict verdict = judge_chain_manifold(a, &manifold, local_b.centroid);
+    if (verdict == JOINT_USE_FACE) {
+        manifold = collide_face_and_polygon(a, &local_b, speculative_distance);
+    } else if (verdict == JOINT_DROP) {
+        manifold = empty_manifold();
     }
     manifold_to_world(&manifold, xfa);
     return manifold;
@@ -417,32 +436,11 @@ carom_manifold carom_collide_chain_segment_and_circle(const carom_chain_segment*
     }
     carom_manifold manifold = carom_collide_polygon_and_circle(&segment, identity, &local_b,
                                                                identity, speculative_distance);
-    if (manifold.point_count > 0) {
-        switch (judge_chain_manifold(a, &manifold, local_b.center)) {
-        case JOINT_USE_FACE: {
-            /* the circle against the face line: the neighbour's face continues it */
-            carom_vec2 direction = carom_normalize(carom_sub(a->point2, a->point1));
-            carom_vec2 normal = side_normal(direction, carom_sub(local_b.center, a->point1));
-            double distance = carom_dot(normal, carom_sub(local_b.center, a->point1));
-            double separation = distance - local_b.radius;
-            manifold = empty_manifold();
-            if (separation <= speculative_distance) {
-                carom_vec2 on_line = carom_mul_sub(local_b.center, distance, normal);
-                carom_vec2 on_circle = carom_mul_sub(local_b.center, local_b.radius, normal);
-                manifold.normal = normal;
-                manifold.points[0].point = carom_lerp(on_line, on_circle, 0.5);
-                manifold.points[0].separation = separation;
-                manifold.points[0].id = 1u << 28;
-                manifold.point_count = 1;
-            }
-            break;
-        }
-        case JOINT_DROP:
-            manifold = empty_manifold();
-            break;
-        case JOINT_KEEP:
-            break;
-        }
+    joint_verdict verdict = judge_chain_manifold(a, &manifold, local_b.center);
+    if (verdict == JOINT_USE_FACE) {
+        manifold = collide_face_and_circle(a, &local_b, speculative_distance);
+    } else if (verdict == JOINT_DROP) {
+        manifold = empty_manifold();
     }
     manifold_to_world(&manifold, xfa);
     return manifold;

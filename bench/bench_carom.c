@@ -1,0 +1,55 @@
+/* bench_carom: one timed run of a benchmark scene on carom (protocol: bench_common.h).
+ * Variants: "ccd" (the defaults, continuous collision on) and "no-ccd" (continuous collision
+ * off), so the cost of continuous collision can be read off the same benchmark run. */
+#include "bench_common.h"
+#include "scenes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct carom_run {
+    carom_world_id world;
+    carom_body_id* bodies;
+} carom_run;
+
+static void destroy(void* world) {
+    carom_run* run = world;
+    carom_destroy_world(run->world);
+    free(run->bodies);
+    free(run);
+}
+
+static void* build(const carom_scene_desc* desc, const char* variant) {
+    carom_world_def def = carom_scene_world_def(desc->kind);
+    def.enable_continuous = strcmp(variant, "no-ccd") != 0;
+    carom_run* run = calloc(1, sizeof *run);
+    if (run == NULL) {
+        return NULL;
+    }
+    run->world = carom_create_world(&def);
+    run->bodies = malloc(sizeof(carom_body_id) * (size_t)desc->body_count);
+    if (run->bodies == NULL || carom_scene_build_desc(run->world, desc, run->bodies) < 0) {
+        destroy(run);
+        return NULL;
+    }
+    return run;
+}
+
+static void step(void* world, double dt) {
+    carom_world_step(((carom_run*)world)->world, dt);
+}
+
+static void positions(void* world, const carom_scene_desc* desc, double* xy) {
+    carom_run* run = world;
+    for (int i = 0; i < desc->body_count; ++i) {
+        carom_vec2 p = carom_body_get_position(run->bodies[i]);
+        xy[2 * i] = p.x;
+        xy[2 * i + 1] = p.y;
+    }
+}
+
+int main(int argc, char** argv) {
+    static const char* const variants[] = {"ccd", "no-ccd", NULL};
+    const bench_engine engine = {"carom", variants, build, step, positions, destroy};
+    return bench_main(argc, argv, &engine);
+}

@@ -10,8 +10,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define BENCH_DT (1.0 / 60.0)
-
 static const char* const scene_names[] = {"rain", "pyramid", "arena", "stack"};
 #define SCENE_COUNT ((int)(sizeof(scene_names) / sizeof(scene_names[0])))
 

@@ -26,6 +26,9 @@
 extern "C" {
 #endif
 
+/* The fixed step of every scene (s). */
+#define BENCH_DT (1.0 / 60.0)
+
 /* One engine, as the common main sees it. world is the engine's own object, opaque here. */
 typedef struct bench_engine {
     const char* name;            /* "carom", "chipmunk", "box2d" */

@@ -1,12 +1,14 @@
 // bench_box2d: one timed run of a benchmark scene on Box2D 2.4 (protocol: bench_common.h),
 // through its public API at its defaults: b2World::Step(dt, 8, 3), continuous collision on for
-// the world (bodies are not bullets), sleep allowed, floats. Box2D mixes friction by geometric
+// the world (bodies are not bullets), sleep allowed, floats. The variant "no-ccd" turns
+// continuous collision off, to see what it costs (run_bench.py does not run it by default). Box2D mixes friction by geometric
 // mean and restitution by maximum, as carom does, and damps as carom does, so the description
 // maps one to one.
 #include "bench_common.h"
 
 #include <box2d/box2d.h>
 
+#include <cstring>
 #include <new>
 #include <vector>
 
@@ -68,10 +70,11 @@ b2Body* addBody(b2World& world, const carom_scene_body& b) {
 // The callbacks bench_main() calls: functions of C language linkage, kept file-local.
 extern "C" {
 
-static void* build(const carom_scene_desc* desc, const char* /*variant*/) {
+static void* build(const carom_scene_desc* desc, const char* variant) {
     try { // no exception may cross into bench_main's C frames: out of memory is a NULL
         Box2dRun* run = new Box2dRun;
         run->world.SetGravity(vec(desc->gravity_x, desc->gravity_y));
+        run->world.SetContinuousPhysics(std::strcmp(variant, "no-ccd") != 0);
         addWalls(run->world, *desc);
         run->bodies.reserve(static_cast<size_t>(desc->body_count));
         for (int i = 0; i < desc->body_count; ++i) {
@@ -103,7 +106,7 @@ static void destroy(void* world) {
 } // extern "C"
 
 int main(int argc, char** argv) {
-    static const char* const variants[] = {"default", nullptr};
+    static const char* const variants[] = {"default", "no-ccd", nullptr};
     const bench_engine engine = {"box2d", variants, build, step, positions, destroy};
     return bench_main(argc, argv, &engine);
 }

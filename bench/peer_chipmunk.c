@@ -21,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BENCH_DT (1.0 / 60.0) /* the step bench_common.c takes, needed for the damping */
-
 typedef struct chipmunk_run {
     cpSpace* space;
     cpBody** bodies;  /* the dynamic bodies, in description order */
@@ -47,15 +45,15 @@ static void destroy(void* world) {
 
 /* Check the assumptions of the translation above: one material and one damping per scene. */
 static int uniform(const carom_scene_desc* desc) {
+    const carom_scene_body* a = &desc->bodies[0];
     for (int i = 1; i < desc->body_count; ++i) {
-        const carom_scene_body* a = &desc->bodies[0];
         const carom_scene_body* b = &desc->bodies[i];
         if (a->restitution != b->restitution || a->linear_damping != b->linear_damping ||
             a->angular_damping != b->angular_damping) {
             return 0;
         }
     }
-    return desc->bodies[0].linear_damping == desc->bodies[0].angular_damping;
+    return a->linear_damping == a->angular_damping;
 }
 
 static cpShape* add_wall(cpSpace* space, const carom_scene_wall* w, double elasticity) {

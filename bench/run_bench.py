@@ -7,7 +7,8 @@ found), one process per (engine, scene, round) so each run's peak memory is its 
 engines take turns (A B C A B C ...) for --rounds rounds, so a slow spell of this noisy machine
 hits every engine alike. It prints a markdown report: median ms/step with min and max, peak
 memory, the ratio carom/engine, the stability figures and the per-body scaling; --output writes
-the report to a file and --update-doc replaces the marked results section of docs/benchmarks.md.
+the report to a file, --update-doc replaces the marked results section of docs/benchmarks.md,
+--json saves the raw runs and --from-json renders a saved run again without running anything.
 The protocol of the programs is in bench/bench_common.h.
 """
 import argparse
@@ -23,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (scene, sizes) of the specification, in the order of the report.
 SCENES = [("rain", [1000, 4000, 16000]), ("pyramid", [20, 40]), ("arena", [1000, 5000])]
 
-# (label, program, variant, package that provides the engine)
+# (label, program, variant, package that provides the engine), in the order of the report.
 ENGINES = [
     ("carom", "bench_carom", "ccd", None),
     ("carom (no CCD)", "bench_carom", "no-ccd", None),
@@ -54,7 +55,9 @@ def parse_args():
     p.add_argument("--update-doc", metavar="FILE",
                    help="replace the results section between the markers in FILE "
                         "(docs/benchmarks.md)")
-    p.add_argument("--json", help="also write every run's raw result to this file")
+    p.add_argument("--json", help="also save the conditions and every run's raw result here")
+    p.add_argument("--from-json", metavar="FILE",
+                   help="run nothing: render the report of a run saved with --json")
     args = p.parse_args()
     if args.quick:
         args.rounds, args.steps = 1, 60
@@ -63,21 +66,20 @@ def parse_args():
     return args
 
 
+# ---- Running ------------------------------------------------------------------------------------
+
 def select_scenes(args):
     wanted = [w.strip() for w in args.scenes.split(",") if w.strip()]
-    chosen = []
-    for name, sizes in SCENES:
-        for size in sizes[:1] if args.quick else sizes:
-            if not wanted or name in wanted or f"{name}:{size}" in wanted:
-                chosen.append((name, size))
     known = {n for n, _ in SCENES} | {f"{n}:{s}" for n, sizes in SCENES for s in sizes}
     unknown = [w for w in wanted if w not in known]
     if unknown:
         sys.exit(f"run_bench: unknown scene {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-    return chosen
+    return [(name, size) for name, sizes in SCENES for size in (sizes[:1] if args.quick else sizes)
+            if not wanted or name in wanted or f"{name}:{size}" in wanted]
 
 
 def select_engines(args, notes):
+    """The (label, path, variant) of each engine to run; notes say which peers are missing."""
     bench_dir = os.path.join(args.build_dir, "bench")
     if not os.path.exists(os.path.join(bench_dir, "bench_carom")):
         sys.exit(f"run_bench: {bench_dir}/bench_carom not found: build first (bench/run does)")
@@ -87,8 +89,7 @@ def select_engines(args, notes):
         path = os.path.join(bench_dir, program)
         if not os.path.exists(path):
             missing.add((program, package))
-            continue
-        if not wanted or any(w in label for w in wanted):
+        elif not wanted or any(w in label for w in wanted):
             engines.append((label, path, variant))
     for program, package in sorted(missing):
         notes.append(f"{PEER_NAMES[program]} is not built (its package {package} was not found "
@@ -98,36 +99,31 @@ def select_engines(args, notes):
     return engines
 
 
-LOADS = []  # the 1-minute load average after each run: how busy the machine was
-
-
-def run_once(path, variant, scene, size, steps):
+def run_once(path, variant, scene, size, steps, loads):
     cmd = [path, scene, str(size), "--steps", str(steps), "--variant", variant]
     proc = subprocess.run(cmd, capture_output=True, text=True)
+    with open("/proc/loadavg") as f:  # how busy the machine was during this run
+        loads.append(float(f.read().split()[0]))
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]  # Chipmunk prints a banner
-    with open("/proc/loadavg") as f:
-        LOADS.append(float(f.read().split()[0]))
     if proc.returncode != 0 or not lines:
         sys.stderr.write(f"  failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr}")
         return None
     return json.loads(lines[-1])
 
 
-def run_all(scenes, engines, args):
-    results = {}  # (scene, size, label) -> [run, ...]
-    total, done = len(scenes) * len(engines) * args.rounds, 0
+def run_all(scenes, engines, args, loads):
+    """Every run's result, each tagged with its engine label and round."""
+    runs, total = [], len(scenes) * len(engines) * args.rounds
     for scene, size in scenes:
         for rnd in range(args.rounds):
             for label, path, variant in engines:  # interleaved: A B C A B C ...
-                r = run_once(path, variant, scene, size, args.steps)
-                done += 1
+                r = run_once(path, variant, scene, size, args.steps, loads)
                 shown = f"{r['ms_per_step']:.3f} ms/step" if r else "failed"
-                sys.stderr.write(f"[{done}/{total}] {scene} {size} round {rnd + 1} "
+                runs.append(dict(r or {"scene": scene, "n": size, "failed": True},
+                                 label=label, round=rnd + 1))
+                sys.stderr.write(f"[{len(runs)}/{total}] {scene} {size} round {rnd + 1} "
                                  f"{label}: {shown}\n")
-                results.setdefault((scene, size, label), [])
-                if r:
-                    results[(scene, size, label)].append(r)
-    return results
+    return runs
 
 
 def sh(cmd, cwd=ROOT):
@@ -145,7 +141,8 @@ def meson_info(build_dir, name):
         return {}
 
 
-def machine_notes(args):
+def conditions(args, loads, started):
+    """What was measured and on what: the first section of the report."""
     model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
                   if l.startswith("model name")), "unknown")
     versions = sh(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n", "libchipmunk-dev",
@@ -158,27 +155,30 @@ def machine_notes(args):
                                                                                      ROOT)
     commit = sh(["git", "rev-parse", "--short=12", "HEAD"], source) or "unknown"
     dirty = sh(["git", "status", "--porcelain", "--", "engine", "include"], source)
-    warnings = []
-    if options.get("optimization") in ("0", "g", "plain"):
-        warnings.append(f"carom was built without optimization ({args.build_dir}): its times "
-                        "mean little; bench/run uses an optimized build-bench.")
-    ndebug = options.get("b_ndebug")
-    if ndebug == "false" or (ndebug == "if-release" and options.get("buildtype") != "release"):
-        warnings.append("carom's internal asserts are compiled in (NDEBUG is not defined).")
     cc = sh(["cc", "--version"]).split("\n")[0]
     cxx = sh(["c++", "--version"]).split("\n")[0]
-    return [
-        f"Run {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, carom commit "
-        f"{commit}" + (" with uncommitted changes in engine/ or include/" if dirty else "") + ".",
-        f"Machine: {os.cpu_count()} CPUs, {model}; 1-minute load average during the run "
-        f"{spread(LOADS, 1) if LOADS else '?'} (median {fmt(median(LOADS), 1)}; the benchmark itself accounts for 1).",
-        f"Compilers: {cc}; {cxx}. carom build: {args.build_dir} buildtype "
+    lines = [
+        f"Run {started:%Y-%m-%d %H:%M} UTC, carom commit {commit}"
+        + (" with uncommitted changes in engine/ or include/" if dirty else "") + ".",
+        f"Machine: {os.cpu_count()} CPUs, {model}. 1-minute load average after each run: "
+        f"median {fmt(median(loads), 1)}, range {spread(loads, 1)} (the benchmark itself "
+        f"accounts for 1).",
+        f"Compilers: {cc}; {cxx}. carom: {os.path.basename(args.build_dir)}, buildtype "
         f"{options.get('buildtype', '?')}, b_ndebug {options.get('b_ndebug', '?')}.",
         f"Peers: Debian packages {versions or 'not installed'}.",
         f"{args.rounds} round{'s' if args.rounds > 1 else ''} of {args.steps} steps per engine "
         f"and scene, interleaved.",
-    ] + warnings
+    ]
+    if options.get("optimization") in ("0", "g", "plain"):
+        lines.append(f"carom was built without optimization ({args.build_dir}): its times mean "
+                     "little; bench/run uses an optimized build-bench.")
+    ndebug = options.get("b_ndebug")
+    if ndebug == "false" or (ndebug == "if-release" and options.get("buildtype") != "release"):
+        lines.append("carom's internal asserts are compiled in (NDEBUG is not defined).")
+    return lines
 
+
+# ---- Reporting ----------------------------------------------------------------------------------
 
 def median(values):
     return statistics.median(values) if values else float("nan")
@@ -188,12 +188,19 @@ def fmt(value, digits=3):
     return "—" if value != value else f"{value:.{digits}f}"  # NaN shows as a dash
 
 
-def timing_table(scenes, engines, results):
+def spread(values, digits):
+    if not values:
+        return "—"
+    lo, hi = min(values), max(values)
+    return fmt(lo, digits) if lo == hi else f"{fmt(lo, digits)}–{fmt(hi, digits)}"
+
+
+def timing_table(scenes, labels, results):
     out = ["| scene | engine | median ms/step | min | max | peak MB | scene MB | carom/engine |",
            "|---|---|--:|--:|--:|--:|--:|--:|"]
     for scene, size in scenes:
         carom = median([r["ms_per_step"] for r in results.get((scene, size, "carom"), [])])
-        for label, _, _ in engines:
+        for label in labels:
             runs = results.get((scene, size, label), [])
             if not runs:
                 out.append(f"| {scene} {size} | {label} | failed | | | | | |")
@@ -207,66 +214,82 @@ def timing_table(scenes, engines, results):
     return out
 
 
-def spread(values, digits):
-    lo, hi = min(values), max(values)
-    return fmt(lo, digits) if lo == hi else f"{fmt(lo, digits)}–{fmt(hi, digits)}"
-
-
-def stability_table(scenes, engines, results):
-    out = ["| scene | engine | top-box displacement (m) | boxes off their row | bodies escaped |",
+def pyramid_table(scenes, labels, results):
+    out = ["| scene | engine | top-box displacement (m) | boxes off their row | boxes fallen off |",
            "|---|---|--:|--:|--:|"]
     for scene, size in scenes:
-        for label, _, _ in engines:
+        for label in labels:
             runs = results.get((scene, size, label), [])
-            if not runs:
-                continue
-            escaped = spread([r["escaped"] for r in runs], 0)
-            if scene == "pyramid":
-                top = spread([r["top_displacement"] for r in runs], 4)
-                moved = spread([r["moved"] for r in runs], 0)
-                out.append(f"| {scene} {size} | {label} | {top} | {moved} | {escaped} |")
-            else:
-                out.append(f"| {scene} {size} | {label} | | | {escaped} |")
+            if scene == "pyramid" and runs:
+                out.append(f"| {scene} {size} | {label} | "
+                           f"{spread([r['top_displacement'] for r in runs], 4)} | "
+                           f"{spread([r['moved'] for r in runs], 0)} | "
+                           f"{spread([r['escaped'] for r in runs], 0)} |")
+    return out if len(out) > 2 else []
+
+
+def escaped_table(scenes, labels, results):
+    rows = [(scene, size) for scene, size in scenes if scene != "pyramid"]
+    if not rows:
+        return []
+    out = ["| bodies escaped | " + " | ".join(labels) + " |", "|---|" + "--:|" * len(labels)]
+    for scene, size in rows:
+        cells = [spread([r["escaped"] for r in results.get((scene, size, l), [])], 0)
+                 for l in labels]
+        out.append(f"| {scene} {size} | " + " | ".join(cells) + " |")
     return out
 
 
-def scaling_tables(scenes, engines, results):
+def scaling_tables(scenes, labels, results):
     out = []
     for name, _ in SCENES:
         sizes = [s for n, s in scenes if n == name]
         if name == "pyramid" or len(sizes) < 2:
             continue
-        out += [f"| {name}: µs per body per step | " + " | ".join(f"N = {s}" for s in sizes)
-                + f" | N = {sizes[-1]} / N = {sizes[0]} |",
-                "|---|" + "--:|" * (len(sizes) + 1)]
-        for label, _, _ in engines:
+        out += ["", f"| {name}: µs per body per step | " + " | ".join(f"N = {s}" for s in sizes)
+                + f" | N = {sizes[-1]} / N = {sizes[0]} |", "|---|" + "--:|" * (len(sizes) + 1)]
+        for label in labels:
             per_body = [median([1e3 * r["ms_per_step"] / r["bodies"]
                                 for r in results.get((name, s, label), [])]) for s in sizes]
             cells = " | ".join(fmt(v, 3) for v in per_body)
             out.append(f"| {label} | {cells} | {fmt(per_body[-1] / per_body[0], 2)}× |")
-        out.append("")
     return out
 
 
-def report(scenes, engines, results, notes, args):
-    lines = ["#### Conditions", ""] + [f"- {n}" for n in machine_notes(args) + notes]
+def report(saved):
+    """The markdown report of a run: {"conditions": [...], "runs": [...]}."""
+    runs = saved["runs"]
+    results = {}  # (scene, size, label) -> successful runs
+    for r in runs:
+        results.setdefault((r["scene"], r["n"], r["label"]), [])
+        if not r.get("failed"):
+            results[(r["scene"], r["n"], r["label"])].append(r)
+    present = {(s, n) for s, n, _ in results}
+    scenes = [(s, n) for s, sizes in SCENES for n in sizes if (s, n) in present]
+    labels = [l for l, _, _, _ in ENGINES if any(k[2] == l for k in results)]
+    lines = ["#### Conditions", ""] + [f"- {c}" for c in saved["conditions"]]
     lines += ["", "#### Time per step", "",
               "Mean ms per step of each run; median, min and max over the rounds. Peak MB is the "
               "process's peak resident set (VmHWM), scene MB its growth while the scene was "
               "built and run. carom/engine is carom's median over this engine's: below 1, carom "
               "is faster; on the carom (no CCD) row it is the cost of continuous collision.", ""]
-    lines += timing_table(scenes, engines, results)
-    lines += ["", "#### Stability", "",
-              "After the run: the pyramid's top box's distance from its start, the boxes that "
-              "ended more than half a box from their start along x or y, and bodies whose center "
-              "ended outside the walls (fell off the ground, or escaped the container). A range "
-              "means the rounds disagreed.", ""]
-    lines += stability_table(scenes, engines, results)
-    scaling = scaling_tables(scenes, engines, results)
+    lines += timing_table(scenes, labels, results)
+    stability = pyramid_table(scenes, labels, results)
+    if stability:
+        lines += ["", "#### Stability", "",
+                  "The pyramid after the run: its top box's distance from its start, the boxes "
+                  "that ended more than half a box from their start along x or y, and those whose "
+                  "center ended off the ground. A range means the rounds disagreed.", ""]
+        lines += stability
+    escaped = escaped_table(scenes, labels, results)
+    if escaped:
+        lines += ["", "Bodies whose center ended outside the walls (tunneled or thrown out):", ""]
+        lines += escaped
+    scaling = scaling_tables(scenes, labels, results)
     if scaling:
         lines += ["", "#### Scaling", "",
-                  "Median µs per step divided by the body count: flat means linear cost.", ""]
-        lines += scaling[:-1]
+                  "Median ms per step divided by the body count, in µs: flat means linear cost."]
+        lines += scaling
     return "\n".join(lines) + "\n"
 
 
@@ -283,13 +306,19 @@ def update_doc(path, text):
 
 def main():
     args = parse_args()
-    notes = []
-    scenes = select_scenes(args)
-    engines = select_engines(args, notes)
-    for n in notes:
-        sys.stderr.write(f"run_bench: {n}\n")
-    results = run_all(scenes, engines, args)
-    text = report(scenes, engines, results, notes, args)
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+    else:
+        notes, loads = [], []
+        scenes = select_scenes(args)
+        engines = select_engines(args, notes)
+        for n in notes:
+            sys.stderr.write(f"run_bench: {n}\n")
+        started = datetime.datetime.now(datetime.timezone.utc)
+        runs = run_all(scenes, engines, args, loads)
+        saved = {"conditions": conditions(args, loads, started) + notes, "runs": runs}
+    text = report(saved)
     print(text, end="")
     if args.output:
         with open(args.output, "w") as f:
@@ -298,9 +327,8 @@ def main():
         update_doc(args.update_doc, text)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump([r for runs in results.values() for r in runs], f, indent=1)
-    failed = any(not runs for runs in results.values())
-    return 1 if failed else 0
+            json.dump(saved, f, indent=1)
+    return 1 if any(r.get("failed") for r in saved["runs"]) else 0
 
 
 if __name__ == "__main__":

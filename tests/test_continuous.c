@@ -202,22 +202,6 @@ Test(continuous, two_bullet_cars_crossing_at_right_angles_collide) {
     carom_destroy_world(world);
 }
 
-static uint64_t hash_state(carom_world_id world, const carom_body_id* bodies, int count) {
-    (void)world;
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < count; ++i) {
-        carom_transform xf = carom_body_get_transform(bodies[i]);
-        carom_vec2 v = carom_body_get_linear_velocity(bodies[i]);
-        double values[7] = {xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y,
-                            carom_body_get_angular_velocity(bodies[i])};
-        const unsigned char* bytes = (const unsigned char*)values;
-        for (size_t k = 0; k < sizeof(values); ++k) {
-            h = (h ^ bytes[k]) * 1099511628211ull;
-        }
-    }
-    return h;
-}
-
 static uint64_t run_scene(carom_scene_kind kind, int n, int continuous) {
     carom_world_def def = carom_scene_world_def(kind);
     def.enable_continuous = continuous;
@@ -226,7 +210,7 @@ static uint64_t run_scene(carom_scene_kind kind, int n, int continuous) {
     carom_body_id* bodies = malloc(sizeof(carom_body_id) * (size_t)count);
     cr_assert_eq(carom_scene_build(world, kind, n, bodies), count);
     test_step(world, dt, 300);
-    uint64_t h = hash_state(world, bodies, count);
+    uint64_t h = test_hash_bodies(bodies, count);
     free(bodies);
     carom_destroy_world(world);
     return h;

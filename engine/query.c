@@ -190,21 +190,7 @@ carom_status carom_world_overlap_aabb(carom_world_id id, carom_aabb box, carom_f
 }
 
 static bool point_test(const carom_world* world, const carom_shape* shape, const void* query) {
-    carom_vec2 p = carom_inv_transform_point(world->bodies[shape->body].transform,
-                                             *(const carom_vec2*)query);
-    if (shape->type == CAROM_SHAPE_CIRCLE) {
-        return carom_distance_squared(p, shape->circle.center) <=
-               shape->circle.radius * shape->circle.radius;
-    }
-    if (shape->type != CAROM_SHAPE_POLYGON) {
-        return false;
-    }
-    for (int i = 0; i < shape->polygon.count; ++i) {
-        if (carom_dot(shape->polygon.normals[i], carom_sub(p, shape->polygon.vertices[i])) > 0.0) {
-            return false;
-        }
-    }
-    return true;
+    return carom_shape_contains_point(world, shape, *(const carom_vec2*)query);
 }
 
 carom_status carom_world_overlap_point(carom_world_id id, carom_vec2 point, carom_filter filter,

@@ -92,6 +92,24 @@ double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_poi
     return extent;
 }
 
+bool carom_shape_contains_point(const carom_world* world, const carom_shape* shape,
+                                carom_vec2 point) {
+    carom_vec2 p = carom_inv_transform_point(world->bodies[shape->body].transform, point);
+    if (shape->type == CAROM_SHAPE_CIRCLE) {
+        return carom_distance_squared(p, shape->circle.center) <=
+               shape->circle.radius * shape->circle.radius;
+    }
+    if (shape->type != CAROM_SHAPE_POLYGON) {
+        return false;
+    }
+    for (int i = 0; i < shape->polygon.count; ++i) {
+        if (carom_dot(shape->polygon.normals[i], carom_sub(p, shape->polygon.vertices[i])) > 0.0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool carom_filters_collide(carom_filter a, carom_filter b) {
     if (a.group == b.group && a.group != 0) {
         return a.group > 0;

@@ -38,6 +38,9 @@ carom_mass_data carom_shape_compute_mass(const carom_shape* shape);
 double carom_shape_compute_thickness(const carom_shape* shape);
 /* Farthest distance of the shape from a body-frame point (m). */
 double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_point);
+/* Whether the placed shape contains a world point (segments and chains contain none). */
+bool carom_shape_contains_point(const carom_world* world, const carom_shape* shape,
+                                carom_vec2 point);
 /* Whether two shapes' filters let them collide (see carom_filter). */
 bool carom_filters_collide(carom_filter a, carom_filter b);
 void carom_destroy_shape_internal(carom_world* world, carom_shape* shape, bool update_body_mass);

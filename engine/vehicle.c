@@ -368,23 +368,6 @@ carom_status carom_vehicle_get_state(carom_vehicle_id id, carom_vehicle_state* o
 
 /* ---- The stage ------------------------------------------------------------------------------ */
 
-static bool point_in_shape(const carom_world* world, const carom_shape* shape, carom_vec2 point) {
-    carom_vec2 p = carom_inv_transform_point(world->bodies[shape->body].transform, point);
-    if (shape->type == CAROM_SHAPE_CIRCLE) {
-        return carom_distance_squared(p, shape->circle.center) <=
-               shape->circle.radius * shape->circle.radius;
-    }
-    if (shape->type != CAROM_SHAPE_POLYGON) {
-        return false;
-    }
-    for (int i = 0; i < shape->polygon.count; ++i) {
-        if (carom_dot(shape->polygon.normals[i], carom_sub(p, shape->polygon.vertices[i])) > 0.0) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* The lowest surface grip of the sensors (not on the chassis itself) containing the point, or
  * 1 where there is none. */
 static double surface_grip_at(carom_world* world, const carom_vehicle* vehicle, carom_vec2 point) {
@@ -396,7 +379,7 @@ static double surface_grip_at(carom_world* world, const carom_vehicle* vehicle, 
         const carom_shape* shape = &world->shapes[world->query_shapes[i]];
         if (!shape->is_sensor || shape->body == vehicle->body ||
             !carom_filters_collide(vehicle->def.surface_filter, shape->filter) ||
-            !point_in_shape(world, shape, point)) {
+            !carom_shape_contains_point(world, shape, point)) {
             continue;
         }
         if (!found || shape->surface_grip < grip) {

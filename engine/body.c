@@ -87,6 +87,7 @@ carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* d
         check_body_def(def) != CAROM_OK) {
         return carom_null_body_id;
     }
+    world->scene_revision += 1;
     int id = carom_id_pool_alloc(&world->body_pool);
     if (id == (int)arrlen(world->bodies)) {
         carom_body blank;
@@ -162,6 +163,11 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
     /* Moving the center of mass keeps the velocity of the material points unchanged. */
     carom_vec2 old_center = body->center;
     body->center = carom_transform_point(body->transform, body->local_center);
+    carom_body_derive_origin(body);
+    /* the origin may have moved by rounding: keep the tight boxes those of the pose */
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        world->shapes[s].aabb = carom_shape_compute_aabb(&world->shapes[s], body->transform);
+    }
     body->linear_velocity = carom_add(
         body->linear_velocity,
         carom_cross_sv(body->angular_velocity, carom_sub(body->center, old_center)));
@@ -187,18 +193,20 @@ void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_
             carom_aabb enlarged = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
             enlarged.lower = carom_add(enlarged.lower, carom_min_v(reach, carom_v2(0.0, 0.0)));
             enlarged.upper = carom_add(enlarged.upper, carom_max_v(reach, carom_v2(0.0, 0.0)));
-            carom_broad_phase_move_proxy(&world->broad_phase, s, enlarged);
+            carom_broad_phase_move_proxy(&world->broad_phase, s, carom_quantize_fat_aabb(enlarged));
         }
     }
 }
 
 void carom_destroy_body_internal(carom_world* world, carom_body* body) {
+    world->scene_revision += 1;
     carom_vehicles_on_body_destroyed(world, body->id);
     /* what rested on it must fall: wake it, and the body's own island */
     carom_wake_touching(world, body);
     carom_wake_body(world, body);
-    while (body->contact_head >= 0) {
-        carom_destroy_contact(world, body->contact_head >> 1);
+    int contact_count = carom_collect_body_contacts(world, body);
+    for (int i = 0; i < contact_count; ++i) {
+        carom_destroy_contact(world, world->body_contacts[i]);
     }
     int s = body->first_shape;
     while (s >= 0) {
@@ -334,6 +342,8 @@ carom_status carom_body_set_transform(carom_body_id id, carom_vec2 position, dou
     body->transform.p = position;
     body->transform.q = carom_make_rot(angle);
     body->center = carom_transform_point(body->transform, body->local_center);
+    carom_body_derive_origin(body); /* may differ from `position` in the last bit if the center
+                                       of mass is off the origin */
     carom_body_update_shape_bounds(world, body, carom_v2(0.0, 0.0));
     return CAROM_OK;
 }
@@ -358,6 +368,7 @@ carom_status carom_body_set_rotation(carom_body_id id, carom_rot rotation) {
     /* Stored as given, not renormalised: restoring a saved rotation must give its exact bits. */
     body->transform.q = rotation;
     body->center = carom_transform_point(body->transform, body->local_center);
+    carom_body_derive_origin(body);
     carom_body_update_shape_bounds(world, body, carom_v2(0.0, 0.0));
     return CAROM_OK;
 }

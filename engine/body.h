@@ -1,8 +1,11 @@
 /* Bodies: lifecycle, mass from shapes, and the public getters and setters.
  *
  * A body lives in the world's `bodies` array at its id; a free slot has id -1. Its pose is kept
- * twice on purpose: `transform` (the origin, what users place) and `center` (the center of mass,
- * what the solver moves); finalising a step derives the first from the second. */
+ * twice on purpose: `center` (the center of mass, what the solver moves) and `transform` (the
+ * origin, what users place and shapes hang from). The center and the rotation are primary: the
+ * origin is always carom_body_derive_origin()'s result, bit for bit, whoever moved the body (a
+ * step, continuous collision, a setter). That is what lets a snapshot store the center and the
+ * rotation alone and restore the origin exactly. */
 #ifndef CAROM_BODY_H
 #define CAROM_BODY_H
 
@@ -48,6 +51,12 @@ typedef struct carom_body {
     int solver_index; /* its solver state in the current (or last) step; -1 if the solver did not
                          move it: static, asleep, or created since */
 } carom_body;
+
+/* Set the origin from the center of mass and the rotation (the one formula used everywhere). */
+static inline void carom_body_derive_origin(carom_body* body) {
+    body->transform.p =
+        carom_sub(body->center, carom_rotate(body->transform.q, body->local_center));
+}
 
 /* Resolve a public id to the body, or NULL (recording CAROM_ERROR_INVALID_ID with `what` in the
  * message). *world_out receives the world. */

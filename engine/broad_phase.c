@@ -46,6 +46,15 @@ void carom_broad_phase_destroy(carom_broad_phase* bp) {
     arrfree(bp->candidate_pairs);
 }
 
+carom_aabb carom_quantize_fat_aabb(carom_aabb box) {
+    const double scale = 1.0 / CAROM_AABB_QUANTUM;
+    carom_aabb out = {{floor(box.lower.x * scale) * CAROM_AABB_QUANTUM,
+                       floor(box.lower.y * scale) * CAROM_AABB_QUANTUM},
+                      {ceil(box.upper.x * scale) * CAROM_AABB_QUANTUM,
+                       ceil(box.upper.y * scale) * CAROM_AABB_QUANTUM}};
+    return out;
+}
+
 uint64_t carom_pair_key(int shape_a, int shape_b) {
     uint32_t low = (uint32_t)(shape_a < shape_b ? shape_a : shape_b);
     uint32_t high = (uint32_t)(shape_a < shape_b ? shape_b : shape_a);
@@ -64,6 +73,8 @@ bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b) {
     }
     return carom_filters_collide(a->filter, b->filter);
 }
+
+static void replace(carom_broad_phase* bp, int shape);
 
 static void mark_moved(carom_broad_phase* bp, int shape) {
     carom_proxy* proxy = &bp->proxies[shape];
@@ -91,6 +102,9 @@ void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb
     proxy->large_slot = -1;
     proxy->alive = true;
     mark_moved(bp, shape);
+    if (bp->cell_size > 0.0) {
+        replace(bp, shape);
+    }
 }
 
 static int grid_coordinate(const carom_broad_phase* bp, double x) {
@@ -195,6 +209,11 @@ void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape) {
 void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb) {
     bp->proxies[shape].fat_aabb = fat_aabb;
     mark_moved(bp, shape);
+    /* Listed in its new cells at once, not at the next pair update: queries in between
+     * (continuous collision, ray casts) then see every proxy where its box is. */
+    if (bp->cell_size > 0.0) {
+        replace(bp, shape);
+    }
 }
 
 /* Twice the mean fat-box extent of the moving proxies; 1 m if there are none. */
@@ -284,7 +303,9 @@ void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
     int x1 = grid_coordinate(bp, box.upper.x);
     int y1 = grid_coordinate(bp, box.upper.y);
     if (((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0) > (double)arrlen(bp->cells)) {
-        /* a box wider than the occupied grid: test every placed proxy instead */
+        /* a box wider than the occupied grid: test every placed proxy instead. Both ways
+         * find every live proxy whose fat box overlaps (each is listed in the cells of its
+         * current box), so the answer does not depend on which cells the grid has made. */
         for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
             if (bp->proxies[i].placed && carom_aabb_overlaps(bp->proxies[i].fat_aabb, box)) {
                 arrput(*out, i);
@@ -329,7 +350,8 @@ void carom_broad_phase_update_pairs(carom_world* world) {
         bp->cell_size = choose_cell_size(bp);
         bp->inv_cell_size = 1.0 / bp->cell_size;
     }
-    /* Re-place every moved proxy first, so queries see the grid as it is now. */
+    /* Place the proxies moved before the cell size was chosen (the others are placed already:
+     * replace() leaves a proxy listed in the right cells as it is). */
     for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
         int shape = bp->moved[i];
         if (bp->proxies[shape].alive) {
@@ -358,5 +380,54 @@ void carom_broad_phase_update_pairs(carom_world* world) {
             continue; /* found in two cells, or by both proxies */
         }
         carom_create_contact(world, (int)(keys[i] >> 32), (int)(keys[i] & 0xffffffffu));
+    }
+}
+
+void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size) {
+    if (cell_size == bp->cell_size) {
+        return;
+    }
+    for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+        unplace(bp, i);
+    }
+    bp->cell_size = cell_size;
+    bp->inv_cell_size = cell_size > 0.0 ? 1.0 / cell_size : 0.0;
+}
+
+void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
+                                     bool moved) {
+    carom_proxy* proxy = &bp->proxies[shape];
+    proxy->fat_aabb = fat_aabb;
+    proxy->moved = moved;
+    if (bp->cell_size == 0.0) {
+        unplace(bp, shape); /* nothing is placed before the first pair update */
+        return;
+    }
+    int x0 = grid_coordinate(bp, fat_aabb.lower.x);
+    int y0 = grid_coordinate(bp, fat_aabb.lower.y);
+    int x1 = grid_coordinate(bp, fat_aabb.upper.x);
+    int y1 = grid_coordinate(bp, fat_aabb.upper.y);
+    double cells = ((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0);
+    bool same_cells = x0 == proxy->x0 && y0 == proxy->y0 && x1 == proxy->x1 && y1 == proxy->y1;
+    bool stays = proxy->placed && (proxy->large_slot >= 0 ? cells > CAROM_LARGE_PROXY_CELLS
+                                                          : same_cells);
+    if (!stays) {
+        unplace(bp, shape);
+    }
+    proxy->x0 = x0;
+    proxy->y0 = y0;
+    proxy->x1 = x1;
+    proxy->y1 = y1;
+    if (!stays) {
+        place(bp, shape);
+    }
+}
+
+void carom_broad_phase_restore_moved(carom_broad_phase* bp) {
+    arrsetlen(bp->moved, 0);
+    for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+        if (bp->proxies[i].alive && bp->proxies[i].moved) {
+            arrput(bp->moved, i);
+        }
     }
 }

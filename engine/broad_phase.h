@@ -16,6 +16,10 @@ typedef struct carom_world carom_world;
 #define CAROM_AABB_MARGIN 0.1
 /* A moving body's fat box also reaches this many of its last step's displacements ahead. */
 #define CAROM_AABB_LOOK_AHEAD 2.0
+/* Fat boxes are rounded outward to multiples of this (m, a power of two so the rounding is
+ * exact): a fat box is then a few small integers away from its shape's tight box, which is what
+ * keeps a body's snapshot within 64 bytes (docs/snapshots.md). */
+#define CAROM_AABB_QUANTUM (1.0 / 32.0)
 /* A proxy covering more cells than this lives on the large list instead of in cells. */
 #define CAROM_LARGE_PROXY_CELLS 64
 
@@ -45,6 +49,8 @@ typedef struct carom_broad_phase {
     uint64_t* candidate_pairs;   /* scratch, reused every step */
 } carom_broad_phase;
 
+/* The box rounded outward to multiples of CAROM_AABB_QUANTUM. */
+carom_aabb carom_quantize_fat_aabb(carom_aabb box);
 void carom_broad_phase_init(carom_broad_phase* bp, double cell_size);
 void carom_broad_phase_destroy(carom_broad_phase* bp);
 void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
@@ -56,8 +62,18 @@ void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb f
  * ascending pair-key order. */
 void carom_broad_phase_update_pairs(carom_world* world);
 /* The shapes whose fat boxes overlap `box`, in ascending id order without repeats, into the
- * stb_ds array *out (emptied first). Only placed proxies are seen: call after a pair update. */
+ * stb_ds array *out (emptied first). Empty before the first pair update (no cell size yet). */
 void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out);
+/* Snapshot restore (snapshot.c). The chosen cell size (0: not chosen yet); a change unplaces
+ * every proxy. */
+void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size);
+/* Snapshot restore: a live proxy's fat box and moved flag, listed in the cells of that box (left
+ * where it is when it is listed in those cells already). Call after the cell size. */
+void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
+                                     bool moved);
+/* Snapshot restore: the moved list, rebuilt from the live proxies' flags in id order (its order
+ * reaches nothing: pairs and queries are sorted). */
+void carom_broad_phase_restore_moved(carom_broad_phase* bp);
 /* Pair key of two shape ids, smaller id in the high half. */
 uint64_t carom_pair_key(int shape_a, int shape_b);
 /* Whether two proxies may make a pair: different bodies, at least one dynamic, not two sensors,

@@ -105,9 +105,10 @@ static first_hit find_first_hit(carom_world* world, const carom_body* body, doub
 
 /* Put the body at its pose at time t of its sweep, which then ends there. */
 static void move_back(carom_world* world, carom_body* body, double t) {
-    carom_transform xf = carom_sweep_get_transform(&body->sweep, t);
-    body->transform = xf;
-    body->center = carom_transform_point(xf, body->local_center);
+    const carom_sweep* sweep = &body->sweep;
+    body->center = carom_add(sweep->c1, carom_scale(t, carom_sub(sweep->c2, sweep->c1)));
+    body->transform.q = carom_sweep_get_transform(sweep, t).q;
+    carom_body_derive_origin(body);
     body->sweep = standstill(body);
     carom_body_update_shape_bounds(world, body, carom_v2(0.0, 0.0));
 }

@@ -23,6 +23,13 @@ void carom_hash_map_destroy(carom_hash_map* map) {
     map->count = 0;
 }
 
+void carom_hash_map_clear(carom_hash_map* map) {
+    for (int i = 0; i < map->capacity; ++i) {
+        map->values[i] = -1;
+    }
+    map->count = 0;
+}
+
 static int find_slot(const carom_hash_map* map, uint64_t key) {
     uint64_t mask = (uint64_t)map->capacity - 1;
     uint64_t slot = mix(key) & mask;
@@ -68,6 +75,21 @@ void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value) {
         map->count += 1;
     }
     map->values[slot] = value;
+}
+
+bool carom_hash_map_insert_new(carom_hash_map* map, uint64_t key, int value) {
+    CAROM_ASSERT(value >= 0);
+    if (2 * (map->count + 1) > map->capacity) {
+        grow(map);
+    }
+    int slot = find_slot(map, key);
+    if (map->values[slot] >= 0) {
+        return false;
+    }
+    map->keys[slot] = key;
+    map->values[slot] = value;
+    map->count += 1;
+    return true;
 }
 
 void carom_hash_map_remove(carom_hash_map* map, uint64_t key) {

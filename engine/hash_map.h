@@ -7,6 +7,7 @@
 #ifndef CAROM_HASH_MAP_H
 #define CAROM_HASH_MAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct carom_hash_map {
@@ -17,10 +18,14 @@ typedef struct carom_hash_map {
 } carom_hash_map;
 
 void carom_hash_map_destroy(carom_hash_map* map);
+/* Remove every key, keeping the capacity. */
+void carom_hash_map_clear(carom_hash_map* map);
 /* The value stored for key, or -1. */
 int carom_hash_map_get(const carom_hash_map* map, uint64_t key);
 /* Insert or overwrite; value must be >= 0. */
 void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value);
+/* Insert key with value unless it is present: returns whether it was inserted. */
+bool carom_hash_map_insert_new(carom_hash_map* map, uint64_t key, int value);
 /* Remove key if present. */
 void carom_hash_map_remove(carom_hash_map* map, uint64_t key);
 

@@ -138,6 +138,41 @@ void carom_destroy_contact(carom_world* world, int contact_id) {
     carom_id_pool_free(&world->contact_pool, contact_id);
 }
 
+void carom_relink_contacts(carom_world* world) {
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        world->bodies[i].contact_head = -1;
+        world->bodies[i].contact_count = 0;
+    }
+    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+        carom_contact* contact = &world->contacts[i];
+        if (contact->id >= 0) {
+            link_edge(world, contact, 0);
+            link_edge(world, contact, 1);
+        }
+    }
+}
+
+int carom_collect_body_contacts(carom_world* world, const carom_body* body) {
+    arrsetlen(world->body_contacts, 0);
+    for (int key = body->contact_head; key >= 0;) {
+        const carom_contact* contact = &world->contacts[key >> 1];
+        arrput(world->body_contacts, contact->id);
+        key = contact->edges[key & 1].next_key;
+    }
+    /* insertion sort: a body has a handful of contacts */
+    int* ids = world->body_contacts;
+    int count = (int)arrlen(ids);
+    for (int i = 1; i < count; ++i) {
+        int id = ids[i];
+        int j = i - 1;
+        for (; j >= 0 && ids[j] > id; --j) {
+            ids[j + 1] = ids[j];
+        }
+        ids[j + 1] = id;
+    }
+    return count;
+}
+
 static carom_manifold compute_manifold(const carom_shape* a, carom_transform xfa,
                                        const carom_shape* b, carom_transform xfb,
                                        double speculative_distance) {

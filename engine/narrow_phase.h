@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 typedef struct carom_world carom_world;
+typedef struct carom_body carom_body;
 
 typedef struct carom_contact_point {
     carom_vec2 point;     /* world frame */
@@ -43,6 +44,15 @@ typedef struct carom_contact {
 void carom_create_contact(carom_world* world, int shape_a, int shape_b);
 /* Destroy a contact; a touching one reports its end (contact or sensor end event). */
 void carom_destroy_contact(carom_world* world, int contact_id);
+/* Rebuild every body's contact list from the live contacts, linked in ascending id order (a
+ * restored world: see carom_collect_body_contacts). Contacts' edge bodies must be set. */
+void carom_relink_contacts(carom_world* world);
+/* The ids of the body's contacts in ascending order, into the world's scratch array
+ * `body_contacts`; returns their count. A body's contact list is in the order its contacts were
+ * linked, which a restored world does not reproduce, so whatever walks a body's contacts with an
+ * effect that depends on the order (destroying them frees ids, waking frees island ids) walks
+ * this instead. */
+int carom_collect_body_contacts(carom_world* world, const carom_body* body);
 /* Update every contact's manifold for a step of dt seconds; destroy contacts whose fattened
  * boxes no longer overlap. */
 void carom_narrow_phase_collide(carom_world* world, double dt);

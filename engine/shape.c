@@ -156,6 +156,7 @@ static carom_body* body_for_new_shape(carom_body_id body_id, const carom_shape_d
 /* Attach a filled-in shape to the body: id, lists, proxy, mass. */
 static carom_shape_id attach_shape(carom_world* world, carom_body* body,
                                    const carom_shape_def* def, const carom_shape* geometry) {
+    world->scene_revision += 1;
     int id = carom_id_pool_alloc(&world->shape_pool);
     if (id == (int)arrlen(world->shapes)) {
         carom_shape blank;
@@ -185,8 +186,8 @@ static carom_shape_id attach_shape(carom_world* world, carom_body* body,
     double margin = body->type == CAROM_BODY_STATIC ? 0.0 : CAROM_AABB_MARGIN;
     carom_vec2 r = {margin, margin};
     carom_aabb fat = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
-    carom_broad_phase_create_proxy(&world->broad_phase, id, fat, body->id, body->type,
-                                   shape->filter, shape->is_sensor);
+    carom_broad_phase_create_proxy(&world->broad_phase, id, carom_quantize_fat_aabb(fat),
+                                   body->id, body->type, shape->filter, shape->is_sensor);
     carom_wake_body(world, body);
     carom_body_update_mass(world, body);
     return carom_make_shape_id(world, shape);
@@ -351,18 +352,17 @@ carom_status carom_create_chain(carom_body_id body_id, const carom_shape_def* de
 }
 
 void carom_destroy_shape_internal(carom_world* world, carom_shape* shape, bool update_body_mass) {
+    world->scene_revision += 1;
     carom_body* body = &world->bodies[shape->body];
     carom_wake_body(world, body);
     carom_wake_touching(world, body);
     /* Destroy the contacts that involve this shape; touching ones end with an event. */
-    int key = body->contact_head;
-    while (key >= 0) {
-        carom_contact* contact = &world->contacts[key >> 1];
-        int next = contact->edges[key & 1].next_key;
+    int contact_count = carom_collect_body_contacts(world, body);
+    for (int i = 0; i < contact_count; ++i) {
+        const carom_contact* contact = &world->contacts[world->body_contacts[i]];
         if (contact->shape_a == shape->id || contact->shape_b == shape->id) {
             carom_destroy_contact(world, contact->id);
         }
-        key = next;
     }
     /* Unlink from the body's shape list. */
     int* link = &body->first_shape;
@@ -446,6 +446,7 @@ carom_status carom_shape_set_friction(carom_shape_id id, double friction) {
     carom_status status = carom_check_non_negative(friction, "shape friction");
     if (status == CAROM_OK) {
         shape->friction = friction;
+        world->scene_revision += 1;
     }
     return status;
 }
@@ -459,6 +460,7 @@ carom_status carom_shape_set_restitution(carom_shape_id id, double restitution) 
     carom_status status = carom_check_unit_interval(restitution, "shape restitution");
     if (status == CAROM_OK) {
         shape->restitution = restitution;
+        world->scene_revision += 1;
     }
     return status;
 }
@@ -472,6 +474,7 @@ carom_status carom_shape_set_density(carom_shape_id id, double density) {
     carom_status status = carom_check_non_negative(density, "shape density");
     if (status == CAROM_OK) {
         shape->density = density;
+        world->scene_revision += 1;
         carom_wake_body(world, &world->bodies[shape->body]);
         carom_body_update_mass(world, &world->bodies[shape->body]);
     }

@@ -113,6 +113,7 @@ static void put_to_sleep(carom_world* world, carom_body* body, int island) {
     body->island = island;
     body->linear_velocity = carom_v2(0.0, 0.0);
     body->angular_velocity = 0.0;
+    body->sleep_time = 0.0; /* unread while asleep and reset on waking: zero keeps snapshots short */
     arrput(world->islands[island].bodies, body->id);
 }
 
@@ -173,13 +174,14 @@ void carom_wake_body(carom_world* world, carom_body* body) {
 }
 
 void carom_wake_touching(carom_world* world, carom_body* body) {
-    for (int key = body->contact_head; key >= 0;) {
-        const carom_contact* contact = &world->contacts[key >> 1];
-        carom_body* other = &world->bodies[contact->edges[(key & 1) ^ 1].body];
+    int count = carom_collect_body_contacts(world, body);
+    for (int i = 0; i < count; ++i) {
+        const carom_contact* contact = &world->contacts[world->body_contacts[i]];
+        int other = contact->edges[0].body == body->id ? contact->edges[1].body
+                                                       : contact->edges[0].body;
         if (contact->point_count > 0) {
-            carom_wake_body(world, other);
+            carom_wake_body(world, &world->bodies[other]);
         }
-        key = contact->edges[key & 1].next_key;
     }
 }
 

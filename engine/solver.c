@@ -517,8 +517,7 @@ static void finalize_bodies(carom_world* world, double dt) {
         body->center = carom_add(body->center, state->delta_position);
         body->transform.q =
             carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
-        body->transform.p =
-            carom_sub(body->center, carom_rotate(body->transform.q, body->local_center));
+        carom_body_derive_origin(body);
         body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);
         body->torque = 0.0;

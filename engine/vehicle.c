@@ -116,7 +116,7 @@ static carom_status check_wheels(const carom_vehicle_def* def) {
     return CAROM_OK;
 }
 
-static carom_status check_vehicle_def(const carom_vehicle_def* def) {
+carom_status carom_check_vehicle_def(const carom_vehicle_def* def) {
     if (def == NULL) {
         return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "vehicle def is NULL");
     }
@@ -177,7 +177,7 @@ static carom_status check_vehicle_def(const carom_vehicle_def* def) {
 
 /* Wheel counts and the steering geometry: the rear axle is the mean x of the unsteered wheels,
  * the wheelbase reaches from there to the mean x of the steered ones. */
-static void prepare_geometry(carom_vehicle* vehicle) {
+void carom_vehicle_prepare_geometry(carom_vehicle* vehicle) {
     const carom_vehicle_def* def = &vehicle->def;
     double steered_x = 0.0, rear_x = 0.0;
     int rear_count = 0;
@@ -205,7 +205,7 @@ carom_vehicle_id carom_create_vehicle(carom_body_id body_id, const carom_vehicle
     carom_world* world = NULL;
     carom_body* body = carom_get_body_checked(body_id, &world, "create vehicle");
     if (body == NULL || carom_check_unlocked(world, "create a vehicle") != CAROM_OK ||
-        check_vehicle_def(def) != CAROM_OK) {
+        carom_check_vehicle_def(def) != CAROM_OK) {
         return carom_null_vehicle_id;
     }
     if (body->type != CAROM_BODY_DYNAMIC) {
@@ -220,6 +220,7 @@ carom_vehicle_id carom_create_vehicle(carom_body_id body_id, const carom_vehicle
             return carom_null_vehicle_id;
         }
     }
+    world->scene_revision += 1;
     int id = carom_id_pool_alloc(&world->vehicle_pool);
     if (id == (int)arrlen(world->vehicles)) {
         carom_vehicle blank;
@@ -234,11 +235,12 @@ carom_vehicle_id carom_create_vehicle(carom_body_id body_id, const carom_vehicle
     vehicle->body = body->id;
     vehicle->body_generation = body->generation;
     vehicle->def = *def;
-    prepare_geometry(vehicle);
+    carom_vehicle_prepare_geometry(vehicle);
     return make_vehicle_id(world, vehicle);
 }
 
 static void free_vehicle(carom_world* world, carom_vehicle* vehicle) {
+    world->scene_revision += 1;
     carom_id_pool_free(&world->vehicle_pool, vehicle->id);
     vehicle->id = -1;
     vehicle->generation += 1;

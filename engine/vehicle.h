@@ -26,6 +26,10 @@ typedef struct carom_vehicle {
     int sliding[CAROM_VEHICLE_MAX_WHEELS];
 } carom_vehicle;
 
+/* The checks carom_create_vehicle makes of a def (status and message recorded on failure). */
+carom_status carom_check_vehicle_def(const carom_vehicle_def* def);
+/* Derive the wheel counts, axle positions and the computed per-wheel state from the def. */
+void carom_vehicle_prepare_geometry(carom_vehicle* vehicle);
 /* The vehicle stage: tyre, drive, brake and drag forces of every vehicle on an awake chassis,
  * in id order, added to the bodies' force and torque accumulators for the solver. Needs the
  * broad phase placed (after its pair update), since wheels look up the surface under them. */

@@ -59,7 +59,7 @@ carom_status carom_check_unlocked(const carom_world* world, const char* action) 
     return CAROM_OK;
 }
 
-static carom_status check_world_def(const carom_world_def* def) {
+carom_status carom_check_world_def(const carom_world_def* def) {
     if (def == NULL) {
         return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "world def is NULL");
     }
@@ -113,7 +113,7 @@ static carom_status check_world_def(const carom_world_def* def) {
 }
 
 carom_world_id carom_create_world(const carom_world_def* def) {
-    if (check_world_def(def) != CAROM_OK) {
+    if (carom_check_world_def(def) != CAROM_OK) {
         return carom_null_world_id;
     }
     lock_registry();
@@ -136,6 +136,7 @@ carom_world_id carom_create_world(const carom_world_def* def) {
     world->index = (uint16_t)free_slot;
     world->generation = (uint16_t)(world_slots[free_slot].generation + 1);
     world->def = *def;
+    world->scene_revision = 1;
     carom_broad_phase_init(&world->broad_phase, def->cell_size);
     world_slots[free_slot].world = world;
     world_slots[free_slot].generation = world->generation;
@@ -164,6 +165,8 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contacts);
     carom_hash_map_destroy(&world->pair_map);
     arrfree(world->contacts_to_destroy);
+    arrfree(world->body_contacts);
+    arrfree(world->snapshot_scratch);
     arrfree(world->continuous_candidates);
     arrfree(world->query_shapes);
     arrfree(world->ray_hits);
@@ -178,6 +181,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     carom_broad_phase_destroy(&world->broad_phase);
     carom_solver_destroy(&world->solver);
     carom_sleep_destroy(world);
+    carom_snapshot_destroy(world);
     lock_registry();
     world_slots[world->index].world = NULL;
     unlock_registry();

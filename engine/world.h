@@ -12,6 +12,7 @@
 #include "narrow_phase.h"
 #include "shape.h"
 #include "sleep.h"
+#include "snapshot.h"
 #include "solver.h"
 #include "vehicle.h"
 
@@ -30,6 +31,7 @@ struct carom_world {
     carom_id_pool contact_pool;
     carom_hash_map pair_map;    /* pair key -> contact id (lookups only) */
     int* contacts_to_destroy;   /* scratch */
+    int* body_contacts;         /* scratch: carom_collect_body_contacts */
     int* continuous_candidates; /* scratch: shapes a swept body may hit */
     int* query_shapes;          /* scratch for queries */
     struct ray_hit* ray_hits;   /* scratch for ray casts */
@@ -53,11 +55,22 @@ struct carom_world {
     carom_vehicle* vehicles; /* stb_ds array indexed by vehicle id (vehicle.c) */
     carom_id_pool vehicle_pool;
 
+    /* Bumped by every change to what a snapshot's scene part holds (bodies, shapes and vehicles
+     * created or destroyed, shape materials), so that the scene checksum is recomputed only
+     * when it may have changed (snapshot.c). */
+    uint64_t scene_revision;
+    uint64_t scene_checksum;          /* valid when scene_checksum_revision == scene_revision */
+    uint64_t scene_checksum_revision; /* 0: never computed (scene_revision starts at 1) */
+    uint8_t* snapshot_scratch;        /* stb_ds byte array for scene encoding */
+    struct carom_snapshot_scratch* snapshot; /* decoding scratch, made by the first restore */
+
     int massless_dynamic_count; /* dynamic bodies with zero mass: stepping is refused */
     int step_count;
     bool locked; /* inside carom_world_step */
 };
 
+/* The checks carom_create_world makes of a def (status and message recorded on failure). */
+carom_status carom_check_world_def(const carom_world_def* def);
 /* Resolve a world id, or NULL with CAROM_ERROR_INVALID_ID recorded. */
 carom_world* carom_get_world_checked(carom_world_id id);
 /* The world for a body or shape id's world fields, or NULL. */

@@ -706,12 +706,14 @@ Test(broad_phase, chosen_cell_size_is_twice_the_mean_fat_extent_of_moving_shapes
     carom_world_id id = test_make_world(carom_v2(0.0, -10.0));
     /* Static shapes do not count, however big. */
     test_make_ground(id, 0.0, 0.6, 0.0);
-    /* Fat extents: ball r 0.5 -> 1.2; ball r 1 -> 2.2; box 2 x 0.5 -> max(4.2, 1.2) = 4.2. */
+    /* Fat extents, the tight box plus 0.1 m a side rounded outward to 1/32 m: ball r 0.5 at
+     * x = -5 spans [-5.625, -4.375] -> 1.25; ball r 1 -> [-1.125, 1.125] -> 2.25; box 2 x 0.5
+     * at x = 5 -> [2.875, 7.125] -> 4.25. */
     test_make_ball(id, carom_v2(-5.0, 2.0), 0.5, carom_v2(0.0, 0.0), 0.6, 0.0);
     test_make_ball(id, carom_v2(0.0, 2.0), 1.0, carom_v2(0.0, 0.0), 0.6, 0.0);
     test_make_box(id, carom_v2(5.0, 2.0), 2.0, 0.5, 0.0, 0.6, 0.0);
     test_step(id, 1.0 / 60.0, 1);
-    double expected = 2.0 * (1.2 + 2.2 + 4.2) / 3.0;
+    double expected = 2.0 * (1.25 + 2.25 + 4.25) / 3.0;
     cr_assert_float_eq(carom_world_get_cell_size(id), expected, 1e-12, "cell size %.17g",
                        carom_world_get_cell_size(id));
     carom_destroy_world(id);

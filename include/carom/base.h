@@ -44,7 +44,11 @@ extern "C" {
     X(CAROM_ERROR_TOO_MANY_WORLDS, "too many worlds exist at once")                                \
     X(CAROM_ERROR_NULL_ARGUMENT, "a required pointer argument is NULL")                            \
     X(CAROM_ERROR_DETERMINISM_MISMATCH, "this build's results differ from carom's reference "      \
-                                        "bits (see docs/determinism.md)")
+                                        "bits (see docs/determinism.md)")                          \
+    X(CAROM_ERROR_BUFFER_TOO_SMALL, "the output buffer is too small")                              \
+    X(CAROM_ERROR_INVALID_SNAPSHOT, "the snapshot is truncated, corrupt or inconsistent")          \
+    X(CAROM_ERROR_SNAPSHOT_VERSION, "the snapshot was written by an unsupported format version")   \
+    X(CAROM_ERROR_SCENE_MISMATCH, "the snapshot's state belongs to a different scene")
 
 typedef enum carom_status {
 #define CAROM_STATUS_ENUM(code, text) code,

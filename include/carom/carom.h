@@ -14,6 +14,7 @@
 #include "id.h"
 #include "math.h"
 #include "types.h"
+#include "snapshot.h"
 #include "vehicle.h"
 
 #ifdef __cplusplus

@@ -4,10 +4,23 @@
  * docs/determinism.md lists and compares its output with tests/determinism/golden.txt: carom
  * promises the same bits everywhere, so any difference is a failure.
  *
- *   determinism [--write]            print every line (the golden file's contents)
- *   determinism --check golden.txt   exit 1, listing each difference, unless all lines match
- *   determinism --scene NAME ...     only that scene (repeatable), with either of the above
- *   determinism --list               the scene names
+ * Snapshots are checked across the same builds. After step 100 each scene's world is saved
+ * (CAROM_SNAPSHOT_FULL) and the line `scene snapshot100 hash` hashes the bytes: every build must
+ * write the same bytes. The snapshots the reference build wrote (tests/determinism/snapshots/,
+ * compiled in by embed_snapshots.py) are then restored: the scene runs again to step 100, the
+ * reference build's snapshot is restored over it, and the run continues to step 1000 with the
+ * same scripted calls; `scene resumed1000 hash` must equal `scene 1000 hash`, this build's own
+ * straight run, as well as the golden file. So a snapshot written by one build loads in every
+ * other and continues the same run.
+ *
+ *   determinism [--write]               print every line (the golden file's contents)
+ *   determinism --check golden.txt      exit 1, listing each difference, unless all lines match
+ *                                       and every snapshot check passes
+ *   determinism --scene NAME ...        only that scene (repeatable), with any mode
+ *   determinism --write-snapshots DIR   write DIR/SCENE.snap, each scene's step-100 snapshot,
+ *                                       and nothing else (regenerate.sh)
+ *   determinism --every-step            a line after every step (resumed runs: `resumedN`)
+ *   determinism --list                  the scene names
  *
  * The hash is FNV-1a 64 over, for each tracked body in creation order, the IEEE 754 bits of
  * position x, y, rotation cosine, sine, linear velocity x, y and angular velocity, each double
@@ -16,7 +29,9 @@
  * (launching a ball, destroying and adding bodies, waking) happen before the step they are
  * listed at, so they are part of "the same calls". */
 #include <carom/carom.h>
+#include <carom/snapshot.h>
 
+#include "embedded_snapshots.h"
 #include "scenes.h"
 
 #include <inttypes.h>
@@ -528,53 +543,340 @@ static const scene scenes[] = {
 };
 #define SCENE_COUNT ((int)(sizeof scenes / sizeof scenes[0]))
 
-/* One output line. */
+/* One output line: `name label hash`, label being a step count ("1", "10", "100", "1000", the
+ * self-test's "240") or "snapshot100" and "resumed1000". */
 typedef struct result {
     char name[48];
-    int steps;
+    char label[16];
     uint64_t hash;
 } result;
 
-/* Run one scene; appends REPORT_COUNT results. Returns 0, or -1 if an API call failed. */
-static int run_scene(const scene* s, result* out, int verbose, int every) {
+/* Per scene: the straight run's REPORT_COUNT lines, snapshot100, and resumed1000. */
+#define LINES_PER_SCENE (REPORT_COUNT + 2)
+
+typedef struct options {
+    int verbose;
+    int every;
+    /* Where the snapshot checks' failures go: stdout with --check, whose output is the list of
+     * differences; stderr otherwise, whose stdout must stay the golden file's contents. */
+    FILE* report;
+} options;
+
+static void add_result(result* out, int* count, const char* name, const char* label,
+                       uint64_t hash) {
+    snprintf(out[*count].name, sizeof out[*count].name, "%s", name);
+    snprintf(out[*count].label, sizeof out[*count].label, "%s", label);
+    out[*count].hash = hash;
+    ++*count;
+}
+
+static const result* find(const result* lines, int count, const char* name, const char* label) {
+    for (int i = 0; i < count; ++i) {
+        if (strcmp(lines[i].label, label) == 0 && strcmp(lines[i].name, name) == 0) {
+            return &lines[i];
+        }
+    }
+    return NULL;
+}
+
+/* ---- Snapshots ---------------------------------------------------------------------------- */
+
+/* The step after which the straight run saves and the resumed run restores. */
+#define SNAPSHOT_STEP 100
+/* Steps the resumed run takes past SNAPSHOT_STEP before it restores the step-100 snapshot: the
+ * world it restores into then differs (poses, contacts, sleep timers, step count), so a restore
+ * that silently kept the world as it was cannot pass for one that worked. */
+#define DETOUR_STEPS 10
+
+/* FNV-1a 64 over bytes, as the body hash (the snapshot's own checksums are the engine's business:
+ * this one is the program's, so a wrong checksum cannot hide a wrong snapshot). */
+static uint64_t hash_bytes(const unsigned char* bytes, size_t size) {
+    uint64_t hash = UINT64_C(14695981039346656037);
+    for (size_t i = 0; i < size; ++i) {
+        hash ^= bytes[i];
+        hash *= UINT64_C(1099511628211);
+    }
+    return hash;
+}
+
+/* The offset of the first byte where two buffers differ (the shorter one's size if one is a
+ * prefix of the other), to say where two builds' snapshots part. */
+static size_t first_difference(const unsigned char* a, size_t a_size, const unsigned char* b,
+                               size_t b_size) {
+    size_t i = 0;
+    while (i < a_size && i < b_size && a[i] == b[i]) {
+        ++i;
+    }
+    return i;
+}
+
+/* "(both N bytes; first difference at byte K)" or "(N bytes, not M; ...)": where a snapshot
+ * parts from the one it should equal. */
+static const char* describe_difference(char* text, size_t capacity, const unsigned char* got,
+                                       size_t got_size, const unsigned char* expected,
+                                       size_t expected_size) {
+    size_t at = first_difference(got, got_size, expected, expected_size);
+    if (got_size == expected_size) {
+        snprintf(text, capacity, "both %zu bytes; first difference at byte %zu", got_size, at);
+    } else {
+        snprintf(text, capacity, "%zu bytes, not %zu; first difference at byte %zu", got_size,
+                 expected_size, at);
+    }
+    return text;
+}
+
+/* A FULL snapshot of the world in a buffer of its exact size (the caller frees it). */
+static int save_world(carom_world_id world, unsigned char** bytes, size_t* size) {
+    size_t needed = 0;
+    if (carom_world_save(world, CAROM_SNAPSHOT_FULL, NULL, 0, &needed) != CAROM_OK) {
+        return -1;
+    }
+    unsigned char* buffer = malloc(needed > 0 ? needed : 1);
+    if (buffer == NULL) {
+        return -1;
+    }
+    size_t written = 0;
+    if (carom_world_save(world, CAROM_SNAPSHOT_FULL, buffer, needed, &written) != CAROM_OK ||
+        written != needed) {
+        free(buffer);
+        return -1;
+    }
+    *bytes = buffer;
+    *size = written;
+    return 0;
+}
+
+static const carom_embedded_snapshot* embedded_snapshot(const char* scene_name) {
+    for (const carom_embedded_snapshot* e = carom_embedded_snapshots; e->scene != NULL; ++e) {
+        if (strcmp(e->scene, scene_name) == 0) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* ---- Running a scene ---------------------------------------------------------------------- */
+
+/* One step of a scene: its scripted calls for this step, then the step. */
+static int advance(const scene* s, run* r, int step) {
+    if (s->script != NULL && s->script(r, step) != 0) {
+        return -1;
+    }
+    return carom_world_step(r->world, DT) == CAROM_OK ? 0 : -1;
+}
+
+/* --every-step and --verbose output after `steps` steps; the resumed run's lines are labelled
+ * `resumedN`, so diffing two builds' output still lines up run for run. */
+static void progress(const options* o, const scene* s, const run* r, int steps, int resumed) {
+    if (o->every) {
+        printf("%s %s%d %016" PRIx64 "\n", s->name, resumed ? "resumed" : "", steps, hash_run(r));
+    }
+    if (o->verbose && steps % 50 == 0) {
+        carom_world_counters c = carom_world_get_counters(r->world);
+        fprintf(stderr,
+                "  %s %sstep %4d: bodies %d awake %d sleeping islands %d contacts %d "
+                "touching %d\n",
+                s->name, resumed ? "resumed " : "", steps, c.body_count, c.awake_body_count,
+                c.sleeping_island_count, c.contact_count, c.touching_count);
+    }
+}
+
+static void finish_run(run* r) {
+    if (!CAROM_IS_NULL(r->world)) {
+        carom_destroy_world(r->world);
+    }
+    free(r->bodies);
+}
+
+/* The straight run: MAX_STEPS steps, a line after each of report_steps, and a FULL snapshot
+ * after SNAPSHOT_STEP, returned in *snapshot (the caller frees it) and hashed as the line
+ * `snapshot100`. Returns 0, or -1 if an API call failed. */
+static int run_straight(const scene* s, const options* o, result* out, int* count,
+                        unsigned char** snapshot, size_t* snapshot_size) {
     run r;
     memset(&r, 0, sizeof r);
     int status = s->build(&r);
     int reported = 0;
     for (int step = 0; step < MAX_STEPS && status == 0; ++step) {
-        if (s->script != NULL) {
-            status = s->script(&r, step);
+        status = advance(s, &r, step);
+        if (status != 0) {
+            break;
         }
-        if (status == 0 && carom_world_step(r.world, DT) != CAROM_OK) {
-            status = -1;
-        }
-        if (status == 0 && step + 1 == report_steps[reported]) {
-            snprintf(out[reported].name, sizeof out[reported].name, "%s", s->name);
-            out[reported].steps = step + 1;
-            out[reported].hash = hash_run(&r);
+        if (step + 1 == report_steps[reported]) {
+            char label[16];
+            snprintf(label, sizeof label, "%d", step + 1);
+            add_result(out, count, s->name, label, hash_run(&r));
             ++reported;
         }
-        if (every && status == 0) {
-            printf("%s %d %016" PRIx64 "\n", s->name, step + 1, hash_run(&r));
+        if (step + 1 == SNAPSHOT_STEP) {
+            if (save_world(r.world, snapshot, snapshot_size) != 0) {
+                fprintf(stderr,
+                        "determinism: scene %s: saving the world after step %d failed: %s\n",
+                        s->name, SNAPSHOT_STEP, carom_last_error());
+                status = -2;
+                break;
+            }
+            char label[16];
+            snprintf(label, sizeof label, "snapshot%d", SNAPSHOT_STEP);
+            add_result(out, count, s->name, label, hash_bytes(*snapshot, *snapshot_size));
         }
-        if (verbose && status == 0 && (step + 1) % 50 == 0) {
-            carom_world_counters c = carom_world_get_counters(r.world);
-            fprintf(stderr,
-                    "  %s step %4d: bodies %d awake %d sleeping islands %d contacts %d "
-                    "touching %d\n",
-                    s->name, step + 1, c.body_count, c.awake_body_count, c.sleeping_island_count,
-                    c.contact_count, c.touching_count);
-        }
+        progress(o, s, &r, step + 1, 0);
     }
-    if (status != 0) {
+    if (status == -1) {
         fprintf(stderr, "determinism: scene %s: a carom call failed: %s\n", s->name,
                 carom_last_error());
     }
-    if (!CAROM_IS_NULL(r.world)) {
-        carom_destroy_world(r.world);
+    finish_run(&r);
+    return status == 0 ? 0 : -1;
+}
+
+/* The resumed run: the scene built afresh and stepped to SNAPSHOT_STEP with the same calls, a
+ * detour of DETOUR_STEPS, then the golden snapshot (another build's bytes) restored over it and
+ * the remaining steps taken with the same scripted calls at the same steps as the straight run;
+ * its final hash is the line `resumed1000`. The bodies tracked are those the straight run tracks:
+ * the snapshot's scene is the world's (same calls up to SNAPSHOT_STEP), so restoring keeps every
+ * id valid. Also checks that saving right after the restore gives back the golden bytes exactly.
+ * Returns 0, -1 if an API call failed, 1 if only that round trip failed (already reported). */
+static int run_resumed(const scene* s, const options* o, const carom_embedded_snapshot* golden,
+                       result* out, int* count) {
+    run r;
+    memset(&r, 0, sizeof r);
+    int status = s->build(&r);
+    int step = 0;
+    for (; step < SNAPSHOT_STEP && status == 0; ++step) {
+        status = advance(s, &r, step);
     }
-    free(r.bodies);
-    return status;
+    /* The detour steps call no script: they are not steps of the scene, and are undone. */
+    for (int i = 0; i < DETOUR_STEPS && status == 0; ++i) {
+        status = carom_world_step(r.world, DT) == CAROM_OK ? 0 : -1;
+    }
+    int round_trip_failed = 0;
+    if (status == 0) {
+        if (carom_world_restore(r.world, golden->bytes, golden->size) != CAROM_OK) {
+            fprintf(o->report,
+                    "RESTORE  %s: restoring the embedded golden snapshot (%zu bytes) failed: %s\n",
+                    s->name, golden->size, carom_last_error());
+            status = -2;
+        } else {
+            unsigned char* again = NULL;
+            size_t again_size = 0;
+            if (save_world(r.world, &again, &again_size) != 0) {
+                status = -1;
+            } else if (again_size != golden->size ||
+                       memcmp(again, golden->bytes, golden->size) != 0) {
+                char difference[96];
+                fprintf(o->report,
+                        "ROUNDTRIP %s: saving right after restoring the golden snapshot gives "
+                        "other bytes (%s)\n",
+                        s->name,
+                        describe_difference(difference, sizeof difference, again, again_size,
+                                            golden->bytes, golden->size));
+                round_trip_failed = 1;
+            }
+            free(again);
+        }
+    }
+    for (; step < MAX_STEPS && status == 0; ++step) {
+        status = advance(s, &r, step);
+        if (status == 0) {
+            progress(o, s, &r, step + 1, 1);
+        }
+    }
+    if (status == 0) {
+        char label[16];
+        snprintf(label, sizeof label, "resumed%d", MAX_STEPS);
+        add_result(out, count, s->name, label, hash_run(&r));
+    } else if (status == -1) {
+        fprintf(stderr, "determinism: scene %s (resumed): a carom call failed: %s\n", s->name,
+                carom_last_error());
+    }
+    finish_run(&r);
+    return status != 0 ? -1 : round_trip_failed;
+}
+
+/* Writes DIR/NAME.snap. */
+static int write_snapshot(const char* directory, const char* name, const unsigned char* bytes,
+                          size_t size) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s.snap", directory, name) >= (int)sizeof path) {
+        fprintf(stderr, "determinism: snapshot path too long: %s/%s.snap\n", directory, name);
+        return -1;
+    }
+    FILE* file = fopen(path, "wb");
+    if (file == NULL) {
+        fprintf(stderr, "determinism: cannot create %s\n", path);
+        return -1;
+    }
+    size_t written = fwrite(bytes, 1, size, file);
+    if (fclose(file) != 0 || written != size) {
+        fprintf(stderr, "determinism: cannot write %s\n", path);
+        return -1;
+    }
+    fprintf(stderr, "determinism: wrote %s (%zu bytes)\n", path, size);
+    return 0;
+}
+
+/* Everything one scene contributes: the straight run's lines and snapshot; unless only writing
+ * snapshots, the resumed run from the embedded golden snapshot and its checks. Returns the number
+ * of failed snapshot checks (each reported on o->report), or -1 if a run could not complete. */
+static int run_scene(const scene* s, const options* o, const char* snapshot_directory, result* out,
+                     int* count, int* resumed_ok) {
+    unsigned char* snapshot = NULL;
+    size_t snapshot_size = 0;
+    int first = *count;
+    if (run_straight(s, o, out, count, &snapshot, &snapshot_size) != 0) {
+        free(snapshot);
+        return -1;
+    }
+    if (snapshot_directory != NULL) {
+        int status = write_snapshot(snapshot_directory, s->name, snapshot, snapshot_size);
+        free(snapshot);
+        return status;
+    }
+    int problems = 0;
+    const carom_embedded_snapshot* golden = embedded_snapshot(s->name);
+    if (golden == NULL) {
+        fprintf(o->report,
+                "NO SNAPSHOT %s: no golden snapshot tests/determinism/snapshots/%s.snap was "
+                "compiled in, so the resumed run cannot run: run tests/determinism/regenerate.sh\n",
+                s->name, s->name);
+        free(snapshot);
+        return 1;
+    }
+    /* The golden file's snapshot100 line says the same when it is current; saying where the
+     * bytes part helps find which field of the encoding a build writes differently. */
+    if (snapshot_size != golden->size || memcmp(snapshot, golden->bytes, golden->size) != 0) {
+        char difference[96];
+        fprintf(o->report,
+                "SNAPSHOT %s: this build's step-%d snapshot differs from the embedded golden one "
+                "(%s)\n",
+                s->name, SNAPSHOT_STEP,
+                describe_difference(difference, sizeof difference, snapshot, snapshot_size,
+                                    golden->bytes, golden->size));
+        ++problems;
+    }
+    free(snapshot);
+    int resumed = run_resumed(s, o, golden, out, count);
+    if (resumed < 0) {
+        return -1;
+    }
+    problems += resumed;
+    /* Resuming must continue the very same run: compared with this build's own straight hash,
+     * not only with the golden file, so a golden regenerated from a broken restore fails too. */
+    char label[16];
+    snprintf(label, sizeof label, "%d", MAX_STEPS);
+    const result* straight = find(out + first, *count - first, s->name, label);
+    const result* again = &out[*count - 1];
+    if (straight->hash != again->hash) {
+        fprintf(o->report,
+                "RESUMED  %s: after restoring the golden step-%d snapshot, step %d hashes "
+                "%016" PRIx64 ", but the straight run's hashes %016" PRIx64 "\n",
+                s->name, SNAPSHOT_STEP, MAX_STEPS, again->hash, straight->hash);
+        ++problems;
+    } else if (resumed == 0) {
+        ++*resumed_ok;
+    }
+    return problems;
 }
 
 /* ---- Golden file ---------------------------------------------------------------------------- */
@@ -594,7 +896,7 @@ static int read_golden(const char* path, result** lines, int* count) {
             continue;
         }
         result line;
-        if (sscanf(text, "%47s %d %" SCNx64, line.name, &line.steps, &line.hash) != 3) {
+        if (sscanf(text, "%47s %15s %" SCNx64, line.name, line.label, &line.hash) != 3) {
             fprintf(stderr, "determinism: %s: cannot read line: %s", path, text);
             fclose(file);
             free(*lines);
@@ -618,19 +920,12 @@ static int read_golden(const char* path, result** lines, int* count) {
     return 0;
 }
 
-static const result* find(const result* lines, int count, const char* name, int steps) {
-    for (int i = 0; i < count; ++i) {
-        if (lines[i].steps == steps && strcmp(lines[i].name, name) == 0) {
-            return &lines[i];
-        }
-    }
-    return NULL;
-}
-
 /* ---- Main --------------------------------------------------------------------------------- */
 
 static void usage(void) {
     fprintf(stderr, "usage: determinism [--write | --check GOLDEN] [--scene NAME]... [--verbose]\n"
+                    "                   [--every-step]\n"
+                    "       determinism --write-snapshots DIR [--scene NAME]...\n"
                     "       determinism --list\n");
 }
 
@@ -648,21 +943,23 @@ static int selected(const char* name, char** only, int only_count) {
 
 int main(int argc, char** argv) {
     const char* golden_path = NULL;
+    const char* snapshot_directory = NULL;
     char* only[SCENE_COUNT + 1];
     int only_count = 0;
-    int verbose = 0;
-    int every = 0;
+    options o = {0, 0, stderr};
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--write") == 0) {
             golden_path = NULL;
         } else if (strcmp(argv[i], "--check") == 0 && i + 1 < argc) {
             golden_path = argv[++i];
+        } else if (strcmp(argv[i], "--write-snapshots") == 0 && i + 1 < argc) {
+            snapshot_directory = argv[++i];
         } else if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc && only_count < SCENE_COUNT) {
             only[only_count++] = argv[++i];
         } else if (strcmp(argv[i], "--verbose") == 0) {
-            verbose = 1;
+            o.verbose = 1;
         } else if (strcmp(argv[i], "--every-step") == 0) {
-            every = 1;
+            o.every = 1;
         } else if (strcmp(argv[i], "--list") == 0) {
             for (int s = 0; s < SCENE_COUNT; ++s) {
                 printf("%s\n", scenes[s].name);
@@ -684,22 +981,34 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    if (golden_path != NULL) {
+        o.report = stdout;
+    }
 
-    result results[(SCENE_COUNT + 1) * REPORT_COUNT];
+    result results[SCENE_COUNT * LINES_PER_SCENE + 1];
     int result_count = 0;
     int failed = 0;
+    int problems = 0;
+    int resumed_ok = 0;
+    int resumed_tried = 0;
     for (int s = 0; s < SCENE_COUNT; ++s) {
         if (!selected(scenes[s].name, only, only_count)) {
             continue;
         }
         clock_t start = clock();
-        if (run_scene(&scenes[s], &results[result_count], verbose, every) != 0) {
+        int scene_problems =
+            run_scene(&scenes[s], &o, snapshot_directory, results, &result_count, &resumed_ok);
+        resumed_tried += snapshot_directory == NULL;
+        if (scene_problems < 0) {
             failed = 1;
             continue;
         }
-        result_count += REPORT_COUNT;
+        problems += scene_problems;
         fprintf(stderr, "determinism: %-12s %6.2f s\n", scenes[s].name,
                 (double)(clock() - start) / CLOCKS_PER_SEC);
+    }
+    if (snapshot_directory != NULL) {
+        return failed;
     }
     /* The built-in self-test: its hash is a golden line like the others, and its own verdict
      * (the constant compiled into the library) must agree. */
@@ -711,18 +1020,18 @@ int main(int argc, char** argv) {
             fprintf(stderr, "determinism: the self-test could not run: %s\n", carom_last_error());
             failed = 1;
         } else {
-            snprintf(results[result_count].name, sizeof results[result_count].name, "selftest");
-            results[result_count].steps = 240;
-            results[result_count].hash = selftest_hash;
-            ++result_count;
+            add_result(results, &result_count, "selftest", "240", selftest_hash);
         }
     }
 
     if (golden_path == NULL) {
         for (int i = 0; i < result_count; ++i) {
-            printf("%s %d %016" PRIx64 "\n", results[i].name, results[i].steps, results[i].hash);
+            printf("%s %s %016" PRIx64 "\n", results[i].name, results[i].label, results[i].hash);
         }
-        return failed;
+        if (problems > 0) {
+            fprintf(stderr, "determinism: %d snapshot check(s) failed (listed above)\n", problems);
+        }
+        return failed || problems > 0;
     }
 
     result* golden = NULL;
@@ -732,28 +1041,29 @@ int main(int argc, char** argv) {
     }
     int mismatches = 0;
     for (int i = 0; i < result_count; ++i) {
-        const result* expected = find(golden, golden_count, results[i].name, results[i].steps);
+        const result* expected = find(golden, golden_count, results[i].name, results[i].label);
         if (expected == NULL) {
-            printf("MISSING  %s %d: got %016" PRIx64 ", not in %s\n", results[i].name,
-                   results[i].steps, results[i].hash, golden_path);
+            printf("MISSING  %s %s: got %016" PRIx64 ", not in %s\n", results[i].name,
+                   results[i].label, results[i].hash, golden_path);
             ++mismatches;
         } else if (expected->hash != results[i].hash) {
-            printf("MISMATCH %s %d: got %016" PRIx64 ", expected %016" PRIx64 "\n", results[i].name,
-                   results[i].steps, results[i].hash, expected->hash);
+            printf("MISMATCH %s %s: got %016" PRIx64 ", expected %016" PRIx64 "\n", results[i].name,
+                   results[i].label, results[i].hash, expected->hash);
             ++mismatches;
         }
     }
-    /* Golden lines this run should have produced but did not (a scene renamed or dropped). */
+    /* Golden lines this run should have produced but did not (a scene renamed or dropped, or a
+     * resumed run that could not run). */
     for (int i = 0; i < golden_count; ++i) {
         if (selected(golden[i].name, only, only_count) &&
-            find(results, result_count, golden[i].name, golden[i].steps) == NULL) {
-            printf("NOT RUN  %s %d: expected %016" PRIx64 "\n", golden[i].name, golden[i].steps,
+            find(results, result_count, golden[i].name, golden[i].label) == NULL) {
+            printf("NOT RUN  %s %s: expected %016" PRIx64 "\n", golden[i].name, golden[i].label,
                    golden[i].hash);
             ++mismatches;
         }
     }
     int stale = 0;
-    const result* selftest_golden = find(golden, golden_count, "selftest", 240);
+    const result* selftest_golden = find(golden, golden_count, "selftest", "240");
     if (selftest_status == CAROM_ERROR_DETERMINISM_MISMATCH && selftest_golden != NULL &&
         selftest_golden->hash == selftest_hash) {
         printf("STALE    selftest: the hash matches %s but not the constant compiled into "
@@ -761,14 +1071,16 @@ int main(int argc, char** argv) {
                golden_path);
         stale = 1;
     }
-    if (mismatches > 0 || stale) {
-        printf("If the engine's arithmetic changed on purpose, run tests/determinism/regenerate.sh "
-               "and commit the new goldens with the change; if not, this build breaks carom's "
-               "determinism (docs/determinism.md).\n");
+    if (mismatches > 0 || stale || problems > 0) {
+        printf("If the engine's arithmetic or the snapshot format changed on purpose, run "
+               "tests/determinism/regenerate.sh and commit the new goldens (golden.txt and "
+               "snapshots/) with the change; if not, this build breaks carom's determinism "
+               "(docs/determinism.md).\n");
     }
-    printf("determinism: %d of %d hashes match %s%s%s\n", result_count - mismatches, result_count,
-           golden_path, stale ? " (but the self-test's constant is stale)" : "",
+    printf("determinism: %d of %d hashes match %s, %d of %d golden snapshots resumed exactly%s%s\n",
+           result_count - mismatches, result_count, golden_path, resumed_ok, resumed_tried,
+           stale ? " (but the self-test's constant is stale)" : "",
            failed ? " (and a scene failed to run)" : "");
     free(golden);
-    return mismatches > 0 || stale || failed ? 1 : 0;
+    return mismatches > 0 || stale || failed || problems > 0 ? 1 : 0;
 }

@@ -5,6 +5,9 @@
 # aarch64 (static, under qemu-user) and WebAssembly (emscripten, under node); on a machine with
 # FMA also gcc -O3 -march=haswell, where the compiler may fuse. Then the source checks of
 # check_sources.py with clang (meson test runs them with the build's own compiler).
+# Each build also exchanges snapshots with the reference build: its step-100 snapshots must hash
+# as golden.txt says, and the reference build's, compiled into the program from
+# tests/determinism/snapshots/, must restore and resume to the build's own step-1000 hashes.
 #
 #   tests/determinism/run_all.sh [--clean] [CONFIG...]     (default: every configuration)
 #
@@ -29,7 +32,7 @@ for arg in "$@"; do
     case $arg in
     --clean) clean=1 ;;
     -h | --help)
-        sed -n '2,19p' "$0"
+        sed -n '2,21p' "$0"
         exit 0
         ;;
     *) selected+=("$arg") ;;

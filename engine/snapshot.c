@@ -1,0 +1,1913 @@
+/* Snapshots: a world to explicit bytes and back (include/carom/snapshot.h, docs/snapshots.md).
+ *
+ * A buffer holds one or two parts, each a header and a payload. The header (32 bytes):
+ *   magic "CRMS" (scene) or "CRMD" (dynamic state), u16 version, u16 flags (0), u64 payload
+ *   size, u64 payload checksum, u64 scene checksum (a scene part's is its own payload checksum).
+ * Every payload starts with three u32 at fixed places, for carom_snapshot_get_info: live bodies,
+ * live shapes (scene) or live contacts (state), and the step count (state; 0 in a scene). The
+ * checksum covers them, and loading checks them against what follows, so no byte of a part goes
+ * unchecked.
+ * Integers are little-endian, doubles their IEEE 754 bits as a little-endian u64, counts and ids
+ * in the payload LEB128 varints (signed ones zigzagged). Everything is written field by field
+ * with shifts, never as a memory image, so any build reads any other's bytes.
+ *
+ * What the state holds per body, and why it fits 64 bytes: the center of mass and the rotation
+ * (the origin is derived from them, bit for bit: body.h), the velocities only when non-zero (a
+ * sleeping body has none), the rest timer only when running, and per shape its fattened box as
+ * four small integers: fat boxes are multiples of CAROM_AABB_QUANTUM, so each side is a whole
+ * number of quanta away from the rounded tight box, which is itself derived from the pose.
+ *
+ * Loading decodes into scratch, validates every value and every index against the scene it
+ * will meet, and only then changes the world, so a refused buffer changes nothing. Every count
+ * is checked against the bytes left before anything is sized by it, which bounds allocation by
+ * the buffer's size. A restore keeps the order-independent parts of the world as they are (grid
+ * cells, per-body contact lists, the moved list): nothing observable depends on their order. */
+#include "core.h"
+
+#include "ds.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define HEADER_SIZE 32
+#define COUNTS_SIZE 12 /* the three u32 that open a payload */
+#define SCENE_MAGIC "CRMS"
+#define STATE_MAGIC "CRMD"
+/* Ids and slot counts stay below this so that contact keys (id << 1 | edge) fit an int. */
+#define MAX_SLOTS (1 << 29)
+/* Fat-box offsets beyond this many quanta (2^40 / 32 m) are refused: no real box is that big. */
+#define MAX_FAT_OFFSET ((int64_t)1 << 40)
+/* Tolerances of the checks on loaded geometry: loose enough for any shape carom made, tight
+ * enough that what passes is a proper convex polygon with unit normals. */
+#define UNIT_TOLERANCE 1e-6
+
+/* Body flags in the state. */
+enum {
+    BODY_HAS_VELOCITY = 1,
+    BODY_HAS_REST_TIME = 2,
+    BODY_ASLEEP = 4,
+    BODY_HAS_FORCE = 8,
+    BODY_SLEEP_ENABLED = 16,
+    BODY_FLAGS_ALL = 31
+};
+
+/* ---- Little-endian words ---------------------------------------------------------------- */
+
+/* On a little-endian machine a word's bytes are its memory image, and memcpy lets the compiler
+ * use one load or store; elsewhere the bytes are assembled by shifts. Same bytes either way. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint64_t load_le64(const uint8_t* p) {
+    uint64_t value;
+    memcpy(&value, p, sizeof(value));
+    return value;
+}
+static inline void store_le64(uint8_t* p, uint64_t value) { memcpy(p, &value, sizeof(value)); }
+#else
+static inline uint64_t load_le64(const uint8_t* p) {
+    uint64_t value = 0;
+    for (int i = 0; i < 8; ++i) {
+        value |= (uint64_t)p[i] << (8 * i);
+    }
+    return value;
+}
+static inline void store_le64(uint8_t* p, uint64_t value) {
+    for (int i = 0; i < 8; ++i) {
+        p[i] = (uint8_t)(value >> (8 * i));
+    }
+}
+#endif
+
+/* ---- Writing ---------------------------------------------------------------------------- */
+
+/* Bytes go to data while they fit; size always counts them all, so the same code measures. */
+typedef struct writer {
+    uint8_t* data;
+    size_t capacity;
+    size_t size;
+} writer;
+
+static void put_u8(writer* w, uint8_t value) {
+    if (w->size < w->capacity) {
+        w->data[w->size] = value;
+    }
+    w->size += 1;
+}
+
+static void put_le(writer* w, uint64_t value, int bytes) {
+    if (w->capacity >= (size_t)bytes && w->size <= w->capacity - (size_t)bytes) {
+        uint8_t* p = w->data + w->size;
+        for (int i = 0; i < bytes; ++i) {
+            p[i] = (uint8_t)(value >> (8 * i));
+        }
+    }
+    w->size += (size_t)bytes;
+}
+
+static void put_f64(writer* w, double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof(bits));
+    if (w->capacity >= 8 && w->size <= w->capacity - 8) {
+        store_le64(w->data + w->size, bits);
+    }
+    w->size += 8;
+}
+
+static void put_vec2(writer* w, carom_vec2 v) {
+    put_f64(w, v.x);
+    put_f64(w, v.y);
+}
+
+static void put_uvar(writer* w, uint64_t value) {
+    while (value >= 0x80) {
+        put_u8(w, (uint8_t)(value | 0x80));
+        value >>= 7;
+    }
+    put_u8(w, (uint8_t)value);
+}
+
+static void put_svar(writer* w, int64_t value) {
+    uint64_t zigzag = ((uint64_t)value << 1) ^ (value < 0 ? ~(uint64_t)0 : 0);
+    put_uvar(w, zigzag);
+}
+
+static void put_filter(writer* w, carom_filter filter) {
+    put_le(w, filter.category, 8);
+    put_le(w, filter.mask, 8);
+    put_svar(w, filter.group);
+}
+
+static bool bits_are_zero(double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof(bits));
+    return bits == 0;
+}
+
+/* ---- Reading ---------------------------------------------------------------------------- */
+
+/* Reads fail softly: the first problem is kept with its message, later reads return zeros, and
+ * the caller checks `failed` at the end of each record. */
+typedef struct reader {
+    const uint8_t* data;
+    size_t size;
+    size_t at;
+    bool failed;
+    char message[192];
+} reader;
+
+static void reader_fail(reader* r, const char* format, ...) __attribute__((format(printf, 2, 3)));
+static void reader_fail(reader* r, const char* format, ...) {
+    if (r->failed) {
+        return;
+    }
+    r->failed = true;
+    va_list list;
+    va_start(list, format);
+    vsnprintf(r->message, sizeof(r->message), format, list);
+    va_end(list);
+}
+
+static void fail_truncated(reader* r) {
+    reader_fail(r, "it ends early, at byte %zu of its payload", r->size);
+}
+
+/* After a failure every read answers zero without looking. */
+static inline bool can_read(reader* r, size_t bytes) {
+    if (r->failed) {
+        return false;
+    }
+    if (r->size - r->at < bytes) {
+        fail_truncated(r);
+        return false;
+    }
+    return true;
+}
+
+static uint8_t get_u8(reader* r) { return can_read(r, 1) ? r->data[r->at++] : 0; }
+
+static uint64_t get_le(reader* r, int bytes) {
+    if (!can_read(r, (size_t)bytes)) {
+        return 0;
+    }
+    uint64_t value = 0;
+    for (int i = 0; i < bytes; ++i) {
+        value |= (uint64_t)r->data[r->at + (size_t)i] << (8 * i);
+    }
+    r->at += (size_t)bytes;
+    return value;
+}
+
+static inline double get_f64(reader* r) {
+    uint64_t bits = 0;
+    if (can_read(r, 8)) {
+        bits = load_le64(r->data + r->at);
+        r->at += 8;
+    }
+    double value;
+    memcpy(&value, &bits, sizeof(value));
+    return value;
+}
+
+static uint64_t get_long_uvar(reader* r);
+
+static inline uint64_t get_uvar(reader* r) {
+    if (!r->failed && r->size - r->at >= 2) {
+        const uint8_t* p = r->data + r->at;
+        if (p[0] < 0x80) {
+            r->at += 1;
+            return p[0]; /* the common cases: one byte, and two (ids below 16384) */
+        }
+        if (p[1] < 0x80) {
+            r->at += 2;
+            return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+        }
+    }
+    return get_long_uvar(r);
+}
+
+static uint64_t get_long_uvar(reader* r) {
+    uint64_t value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        uint8_t byte = get_u8(r);
+        if (r->failed) {
+            return 0;
+        }
+        if (shift == 63 && byte > 1) {
+            break;
+        }
+        value |= (uint64_t)(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0) {
+            return value;
+        }
+    }
+    reader_fail(r, "a number at byte %zu is longer than 64 bits", r->at);
+    return 0;
+}
+
+static inline int64_t get_svar(reader* r) {
+    uint64_t zigzag = get_uvar(r);
+    return (int64_t)(zigzag >> 1) ^ -(int64_t)(zigzag & 1);
+}
+
+/* A count of things that each take at least one more byte: bounded by the bytes left, which is
+ * what bounds every allocation by the buffer's size. */
+static int get_count(reader* r, const char* what) {
+    uint64_t count = get_uvar(r);
+    if (!r->failed && (count > r->size - r->at || count >= MAX_SLOTS)) {
+        reader_fail(r, "%s count %llu is more than the bytes left", what,
+                    (unsigned long long)count);
+        return 0;
+    }
+    return (int)count;
+}
+
+/* An index below `limit`, stored as index + 1 when `allow_none` (0 then means -1). */
+static void fail_index(reader* r, int64_t index, int limit, const char* what) {
+    reader_fail(r, "%s %lld is not a valid index (limit %d)", what, (long long)index, limit);
+}
+
+static inline int get_index(reader* r, int limit, bool allow_none, const char* what) {
+    uint64_t value = get_uvar(r);
+    int64_t index = allow_none ? (int64_t)value - 1 : (int64_t)value;
+    if (value > (uint64_t)MAX_SLOTS || index >= limit || index < (allow_none ? -1 : 0)) {
+        if (!r->failed) {
+            fail_index(r, index, limit, what);
+        }
+        return allow_none ? -1 : 0;
+    }
+    return r->failed ? (allow_none ? -1 : 0) : (int)index;
+}
+
+/* Finite and within CAROM_MAX_MAGNITUDE: NaN fails the comparison, infinity exceeds it. */
+static inline bool valid_magnitude(double value) { return fabs(value) <= CAROM_MAX_MAGNITUDE; }
+
+static void fail_number(reader* r, double value, double minimum, const char* what, int index) {
+    reader_fail(r, "%s of %d is %g: it must be finite, at most %g in size and >= %g", what, index,
+                value, CAROM_MAX_MAGNITUDE, minimum);
+}
+
+/* A finite double within CAROM_MAX_MAGNITUDE and at least `minimum`. */
+static inline double get_number(reader* r, double minimum, const char* what, int index) {
+    double value = get_f64(r);
+    if (!(valid_magnitude(value) && value >= minimum) && !r->failed) {
+        fail_number(r, value, minimum, what, index);
+    }
+    return value;
+}
+
+static carom_vec2 get_vec2(reader* r, const char* what, int index) {
+    carom_vec2 v;
+    v.x = get_number(r, -CAROM_MAX_MAGNITUDE, what, index);
+    v.y = get_number(r, -CAROM_MAX_MAGNITUDE, what, index);
+    return v;
+}
+
+static bool get_flag(reader* r, const char* what, int index) {
+    uint8_t value = get_u8(r);
+    if (!r->failed && value > 1) {
+        reader_fail(r, "%s of %d is %u: it must be 0 or 1", what, index, value);
+    }
+    return value != 0;
+}
+
+static carom_filter get_filter(reader* r, const char* what, int index) {
+    carom_filter filter;
+    filter.category = get_le(r, 8);
+    filter.mask = get_le(r, 8);
+    int64_t group = get_svar(r);
+    if (!r->failed && (group < INT32_MIN || group > INT32_MAX)) {
+        reader_fail(r, "%s group of %d is out of range", what, index);
+    }
+    filter.group = (int32_t)group;
+    return filter;
+}
+
+/* ---- Checksum --------------------------------------------------------------------------- */
+
+static uint64_t finalize(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+/* Four lanes, each taking every fourth 8-byte word: each lane's step is a bijection of its
+ * running value for a fixed word, so any change confined to one word always changes the result;
+ * other corruption is caught with probability 1 - 2^-64. Four lanes let the multiplications
+ * overlap. It detects damage, not forgery: loading validates every value regardless. */
+uint64_t carom_snapshot_checksum(const void* data, size_t size) {
+    const uint8_t* p = data;
+    const uint64_t k = 0x9fb21c651e98df25ull;
+    uint64_t lanes[4] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull,
+                         0x082efa98ec4e6c89ull};
+    size_t i = 0;
+    for (; i + 32 <= size; i += 32) {
+        for (int lane = 0; lane < 4; ++lane) {
+            uint64_t h = (lanes[lane] ^ load_le64(p + i + 8 * (size_t)lane)) * k;
+            lanes[lane] = h ^ (h >> 29);
+        }
+    }
+    for (; i + 8 <= size; i += 8) {
+        uint64_t h = (lanes[0] ^ load_le64(p + i)) * k;
+        lanes[0] = h ^ (h >> 29);
+    }
+    uint64_t tail = 0;
+    for (int b = 0; i + (size_t)b < size; ++b) {
+        tail |= (uint64_t)p[i + (size_t)b] << (8 * b);
+    }
+    uint64_t h = (lanes[0] ^ tail) * k;
+    lanes[0] = h ^ (h >> 29);
+    uint64_t combined = (uint64_t)size;
+    for (int lane = 0; lane < 4; ++lane) {
+        combined = finalize(combined ^ lanes[lane]);
+    }
+    return combined;
+}
+
+/* ---- Part headers ----------------------------------------------------------------------- */
+
+typedef struct part_header {
+    bool is_scene;
+    size_t payload_size;
+    uint64_t checksum;
+    uint64_t scene_checksum;
+    uint32_t body_count;
+    uint32_t second_count; /* shapes (scene) or contacts (state) */
+    uint32_t step_count;
+    const uint8_t* payload;
+} part_header;
+
+static size_t begin_part(writer* w) {
+    size_t start = w->size;
+    for (int i = 0; i < HEADER_SIZE + COUNTS_SIZE; ++i) {
+        put_u8(w, 0); /* filled in by end_part */
+    }
+    return start;
+}
+
+/* Fill in the header once the payload is written (and only if it all fit). */
+static void end_part(writer* w, size_t start, bool is_scene, uint64_t scene_checksum,
+                     uint32_t body_count, uint32_t second_count, uint32_t step_count,
+                     uint64_t* checksum_out) {
+    size_t payload_size = w->size - start - HEADER_SIZE;
+    if (w->size > w->capacity) {
+        return;
+    }
+    writer counts = {w->data + start + HEADER_SIZE, COUNTS_SIZE, 0};
+    put_le(&counts, body_count, 4);
+    put_le(&counts, second_count, 4);
+    put_le(&counts, step_count, 4);
+    uint64_t checksum = carom_snapshot_checksum(w->data + start + HEADER_SIZE, payload_size);
+    writer header = {w->data + start, HEADER_SIZE, 0};
+    memcpy(header.data, is_scene ? SCENE_MAGIC : STATE_MAGIC, 4);
+    header.size = 4;
+    put_le(&header, CAROM_SNAPSHOT_VERSION, 2);
+    put_le(&header, 0, 2);
+    put_le(&header, payload_size, 8);
+    put_le(&header, checksum, 8);
+    put_le(&header, is_scene ? checksum : scene_checksum, 8);
+    if (checksum_out != NULL) {
+        *checksum_out = checksum;
+    }
+}
+
+/* Read one part header at data[at]; a status with its message recorded on failure. */
+static carom_status read_part_header(const uint8_t* data, size_t size, size_t at,
+                                     part_header* out) {
+    if (size - at < HEADER_SIZE) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: %zu bytes at offset %zu are too few for a part header (%d)",
+                          size - at, at, HEADER_SIZE);
+    }
+    reader r = {data + at, HEADER_SIZE, 4, false, ""};
+    bool is_scene = memcmp(data + at, SCENE_MAGIC, 4) == 0;
+    if (!is_scene && memcmp(data + at, STATE_MAGIC, 4) != 0) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: no part starts at offset %zu (the magic is not \"" SCENE_MAGIC
+                          "\" or \"" STATE_MAGIC "\")",
+                          at);
+    }
+    uint64_t version = get_le(&r, 2);
+    uint64_t flags = get_le(&r, 2);
+    if (version != CAROM_SNAPSHOT_VERSION) {
+        return carom_fail(CAROM_ERROR_SNAPSHOT_VERSION,
+                          "snapshot: the %s part is format version %llu; this build of carom "
+                          "reads version %d",
+                          is_scene ? "scene" : "state", (unsigned long long)version,
+                          CAROM_SNAPSHOT_VERSION);
+    }
+    if (flags != 0) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: the %s part's header flags are %llu: they must be 0",
+                          is_scene ? "scene" : "state", (unsigned long long)flags);
+    }
+    uint64_t payload_size = get_le(&r, 8);
+    out->is_scene = is_scene;
+    out->checksum = get_le(&r, 8);
+    out->scene_checksum = get_le(&r, 8);
+    if (payload_size > size - at - HEADER_SIZE || payload_size < COUNTS_SIZE) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: the %s part says %llu payload bytes but only %zu follow: "
+                          "the buffer is truncated",
+                          is_scene ? "scene" : "state", (unsigned long long)payload_size,
+                          size - at - HEADER_SIZE);
+    }
+    out->payload_size = (size_t)payload_size;
+    out->payload = data + at + HEADER_SIZE;
+    uint64_t actual = carom_snapshot_checksum(out->payload, out->payload_size);
+    if (actual != out->checksum) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: the %s part's checksum is %016llx but its bytes give "
+                          "%016llx: it was damaged",
+                          is_scene ? "scene" : "state", (unsigned long long)out->checksum,
+                          (unsigned long long)actual);
+    }
+    if (is_scene && out->scene_checksum != out->checksum) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: the scene part's own checksum fields disagree");
+    }
+    reader counts = {out->payload, COUNTS_SIZE, 0, false, ""};
+    out->body_count = (uint32_t)get_le(&counts, 4);
+    out->second_count = (uint32_t)get_le(&counts, 4);
+    out->step_count = (uint32_t)get_le(&counts, 4);
+    return CAROM_OK;
+}
+
+/* A buffer is [scene part] state part, or a scene part alone (info only). */
+typedef struct part_set {
+    part_header scene, state;
+    bool has_scene, has_state;
+} part_set;
+
+static carom_status split_parts(const void* data, size_t size, part_set* out) {
+    memset(out, 0, sizeof(*out));
+    if (data == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "snapshot data is NULL");
+    }
+    size_t at = 0;
+    for (int i = 0; i < 2 && at < size; ++i) {
+        part_header header;
+        carom_status status = read_part_header(data, size, at, &header);
+        if (status != CAROM_OK) {
+            return status;
+        }
+        if (header.is_scene ? (out->has_scene || out->has_state) : out->has_state) {
+            return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                              "snapshot: a %s part at offset %zu is out of place: a buffer is a "
+                              "scene part, a state part, or a scene part then a state part",
+                              header.is_scene ? "scene" : "state", at);
+        }
+        if (header.is_scene) {
+            out->scene = header;
+            out->has_scene = true;
+        } else {
+            out->state = header;
+            out->has_state = true;
+        }
+        at += HEADER_SIZE + header.payload_size;
+    }
+    if (at != size || (!out->has_scene && !out->has_state)) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: %zu bytes follow the parts (or none were found): the "
+                          "buffer holds more than a snapshot",
+                          size - at);
+    }
+    if (out->has_scene && out->has_state &&
+        out->state.scene_checksum != out->scene.checksum) {
+        return carom_fail(CAROM_ERROR_SCENE_MISMATCH,
+                          "snapshot: the state part belongs to scene %016llx, not to the scene "
+                          "part given with it (%016llx)",
+                          (unsigned long long)out->state.scene_checksum,
+                          (unsigned long long)out->scene.checksum);
+    }
+    return CAROM_OK;
+}
+
+/* ---- The scene part --------------------------------------------------------------------- */
+
+static void write_pool(writer* w, const carom_id_pool* pool) {
+    put_uvar(w, (uint64_t)pool->next_id);
+    put_uvar(w, (uint64_t)arrlen(pool->free_ids));
+    for (int i = 0; i < (int)arrlen(pool->free_ids); ++i) {
+        put_uvar(w, (uint64_t)pool->free_ids[i]);
+    }
+}
+
+static void write_world_def(writer* w, const carom_world_def* def) {
+    put_f64(w, def->cell_size);
+    put_f64(w, def->restitution_threshold);
+    put_f64(w, def->contact_hertz);
+    put_f64(w, def->contact_damping_ratio);
+    put_f64(w, def->contact_push_max_velocity);
+    put_f64(w, def->contact_slop);
+    put_u8(w, def->enable_continuous != 0);
+    put_u8(w, def->enable_sleep != 0);
+    put_f64(w, def->sleep_linear_threshold);
+    put_f64(w, def->sleep_angular_threshold);
+    put_f64(w, def->time_to_sleep);
+    put_f64(w, def->speculative_distance);
+}
+
+static void write_geometry(writer* w, const carom_shape* shape) {
+    switch (shape->type) {
+    case CAROM_SHAPE_CIRCLE:
+        put_vec2(w, shape->circle.center);
+        put_f64(w, shape->circle.radius);
+        break;
+    case CAROM_SHAPE_POLYGON:
+        put_uvar(w, (uint64_t)shape->polygon.count);
+        for (int i = 0; i < shape->polygon.count; ++i) {
+            put_vec2(w, shape->polygon.vertices[i]);
+            put_vec2(w, shape->polygon.normals[i]);
+        }
+        put_vec2(w, shape->polygon.centroid);
+        break;
+    case CAROM_SHAPE_SEGMENT:
+        put_vec2(w, shape->segment.point1);
+        put_vec2(w, shape->segment.point2);
+        break;
+    case CAROM_SHAPE_CHAIN_SEGMENT:
+        put_vec2(w, shape->chain.ghost1);
+        put_vec2(w, shape->chain.point1);
+        put_vec2(w, shape->chain.point2);
+        put_vec2(w, shape->chain.ghost2);
+        put_u8(w, shape->chain.has_ghost1 != 0);
+        put_u8(w, shape->chain.has_ghost2 != 0);
+        put_u8(w, shape->chain.one_sided != 0);
+        break;
+    }
+}
+
+static void write_shape(writer* w, const carom_shape* shape) {
+    put_uvar(w, (uint64_t)shape->body);
+    put_uvar(w, (uint64_t)(shape->next_shape + 1));
+    put_u8(w, (uint8_t)shape->type);
+    write_geometry(w, shape);
+    put_u8(w, shape->is_sensor);
+    put_u8(w, shape->enable_hit_events);
+    put_f64(w, shape->hit_speed_threshold);
+    put_f64(w, shape->surface_grip);
+    put_f64(w, shape->density);
+    put_f64(w, shape->friction);
+    put_f64(w, shape->restitution);
+    put_filter(w, shape->filter);
+}
+
+static void write_vehicle_def(writer* w, const carom_vehicle_def* def) {
+    put_uvar(w, (uint64_t)def->wheel_count);
+    for (int i = 0; i < def->wheel_count; ++i) {
+        put_vec2(w, def->wheels[i].position);
+        put_u8(w, def->wheels[i].steered != 0);
+        put_u8(w, def->wheels[i].driven != 0);
+        put_u8(w, def->wheels[i].handbrake != 0);
+    }
+    const double numbers[] = {def->gravity,
+                              def->grip,
+                              def->peak_slip_angle,
+                              def->slide_grip_ratio,
+                              def->max_drive_force,
+                              def->max_power,
+                              def->max_brake_force,
+                              def->handbrake_force,
+                              def->handbrake_grip_factor,
+                              def->max_steer_angle,
+                              def->steer_reduction_speed,
+                              def->rolling_resistance,
+                              def->drag_coefficient};
+    for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
+        put_f64(w, numbers[i]);
+    }
+    put_filter(w, def->surface_filter);
+}
+
+static void write_scene_payload(writer* w, const carom_world* world) {
+    write_world_def(w, &world->def);
+    write_pool(w, &world->body_pool);
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        const carom_body* body = &world->bodies[i];
+        put_uvar(w, body->generation);
+        if (body->id >= 0) {
+            put_u8(w, (uint8_t)body->type);
+            put_f64(w, body->linear_damping);
+            put_f64(w, body->angular_damping);
+            put_f64(w, body->gravity_scale);
+            put_u8(w, body->bullet);
+            put_uvar(w, (uint64_t)(body->first_shape + 1));
+        }
+    }
+    write_pool(w, &world->shape_pool);
+    for (int i = 0; i < (int)arrlen(world->shapes); ++i) {
+        put_uvar(w, world->shapes[i].generation);
+        if (world->shapes[i].id >= 0) {
+            write_shape(w, &world->shapes[i]);
+        }
+    }
+    write_pool(w, &world->vehicle_pool);
+    for (int i = 0; i < (int)arrlen(world->vehicles); ++i) {
+        const carom_vehicle* vehicle = &world->vehicles[i];
+        put_uvar(w, vehicle->generation);
+        if (vehicle->id >= 0) {
+            put_uvar(w, (uint64_t)vehicle->body);
+            write_vehicle_def(w, &vehicle->def);
+        }
+    }
+}
+
+static void write_scene_part(writer* w, const carom_world* world, uint64_t* checksum_out) {
+    size_t start = begin_part(w);
+    write_scene_payload(w, world);
+    end_part(w, start, true, 0, (uint32_t)carom_id_pool_count(&world->body_pool),
+             (uint32_t)carom_id_pool_count(&world->shape_pool), 0, checksum_out);
+}
+
+/* The checksum of the world's scene part, recomputed only after the scene changed. */
+static uint64_t scene_checksum(carom_world* world) {
+    if (world->scene_checksum_revision != world->scene_revision) {
+        writer measure = {NULL, 0, 0};
+        write_scene_part(&measure, world, NULL);
+        arrsetlen(world->snapshot_scratch, measure.size);
+        writer w = {world->snapshot_scratch, measure.size, 0};
+        write_scene_part(&w, world, &world->scene_checksum);
+        world->scene_checksum_revision = world->scene_revision;
+    }
+    return world->scene_checksum;
+}
+
+/* A decoded scene, before it replaces the world's: the same arrays the world keeps. */
+typedef struct scene_data {
+    carom_world_def def;
+    carom_body* bodies;
+    carom_shape* shapes;
+    carom_vehicle* vehicles;
+    carom_id_pool body_pool, shape_pool, vehicle_pool;
+    uint64_t checksum;
+} scene_data;
+
+static void scene_data_free(scene_data* scene) {
+    arrfree(scene->bodies);
+    arrfree(scene->shapes);
+    arrfree(scene->vehicles);
+    carom_id_pool_destroy(&scene->body_pool);
+    carom_id_pool_destroy(&scene->shape_pool);
+    carom_id_pool_destroy(&scene->vehicle_pool);
+}
+
+/* Re-check a def with the function the API uses, turning its failure into a snapshot error. */
+static void check_with(reader* r, carom_status status, const char* what) {
+    if (status != CAROM_OK) {
+        reader_fail(r, "%s: %s", what, carom_last_error());
+    }
+}
+
+static void read_world_def(reader* r, carom_world_def* def) {
+    *def = carom_default_world_def();
+    def->cell_size = get_f64(r);
+    def->restitution_threshold = get_f64(r);
+    def->contact_hertz = get_f64(r);
+    def->contact_damping_ratio = get_f64(r);
+    def->contact_push_max_velocity = get_f64(r);
+    def->contact_slop = get_f64(r);
+    def->enable_continuous = get_flag(r, "world enable_continuous", 0);
+    def->enable_sleep = get_flag(r, "world enable_sleep", 0);
+    def->sleep_linear_threshold = get_f64(r);
+    def->sleep_angular_threshold = get_f64(r);
+    def->time_to_sleep = get_f64(r);
+    def->speculative_distance = get_f64(r);
+    if (!r->failed) {
+        check_with(r, carom_check_world_def(def), "world settings");
+    }
+}
+
+/* A pool and its slot count; marks[i] becomes 1 for free slots. Slots are live unless free.
+ * Each slot takes at least a byte of what follows, except live islands, which are named by the
+ * bodies (`extra_slots` allows for them). */
+static void read_pool(reader* r, carom_id_pool* pool, uint8_t** marks, int extra_slots,
+                      const char* what) {
+    uint64_t slots = get_uvar(r);
+    if (!r->failed && (slots > r->size - r->at + (uint64_t)extra_slots || slots >= MAX_SLOTS)) {
+        reader_fail(r, "%s count %llu is more than the bytes left", what,
+                    (unsigned long long)slots);
+    }
+    pool->next_id = (int)slots;
+    int free_count = get_count(r, what);
+    if (!r->failed && free_count > pool->next_id) {
+        reader_fail(r, "%s: %d free ids among %d slots", what, free_count, pool->next_id);
+    }
+    if (r->failed) {
+        return;
+    }
+    arrsetlen(*marks, pool->next_id);
+    for (int i = 0; i < pool->next_id; ++i) {
+        (*marks)[i] = 0;
+    }
+    arrsetlen(pool->free_ids, 0);
+    for (int i = 0; i < free_count && !r->failed; ++i) {
+        int id = get_index(r, pool->next_id, false, what);
+        if (!r->failed && (*marks)[id]) {
+            reader_fail(r, "%s: id %d is free twice", what, id);
+        }
+        (*marks)[id] = 1;
+        arrput(pool->free_ids, id);
+    }
+}
+
+static void read_body(reader* r, carom_body* body, int id, int shape_slots) {
+    uint8_t type = get_u8(r);
+    if (!r->failed && type > CAROM_BODY_DYNAMIC) {
+        reader_fail(r, "body %d has type %u", id, type);
+    }
+    body->type = (carom_body_type)type;
+    body->linear_damping = get_number(r, 0.0, "linear damping of body", id);
+    body->angular_damping = get_number(r, 0.0, "angular damping of body", id);
+    body->gravity_scale = get_number(r, -CAROM_MAX_MAGNITUDE, "gravity scale of body", id);
+    body->bullet = get_flag(r, "bullet flag of body", id);
+    body->first_shape = get_index(r, shape_slots, true, "first shape of a body");
+}
+
+/* A polygon must be convex and counter-clockwise with outward unit normals and its centroid
+ * inside: then the narrow phase meets nothing it was not built for. */
+static void check_polygon(reader* r, const carom_polygon* p, int id) {
+    for (int i = 0; i < p->count && !r->failed; ++i) {
+        carom_vec2 a = p->vertices[i];
+        carom_vec2 b = p->vertices[(i + 1) % p->count];
+        carom_vec2 n = p->normals[i];
+        carom_vec2 edge = carom_sub(b, a);
+        double length = carom_length(edge);
+        bool unit = fabs(carom_length(n) - 1.0) <= UNIT_TOLERANCE;
+        bool outward = length >= CAROM_POLYGON_WELD_TOLERANCE &&
+                       carom_cross(edge, n) < 0.0 &&
+                       fabs(carom_dot(n, edge)) <= UNIT_TOLERANCE * length;
+        bool inside = carom_dot(n, carom_sub(p->centroid, a)) < 0.0;
+        for (int j = 0; j < p->count && inside; ++j) {
+            if (j != i && j != (i + 1) % p->count) {
+                inside = carom_dot(n, carom_sub(p->vertices[j], a)) < 0.0;
+            }
+        }
+        if (!(unit && outward && inside)) {
+            reader_fail(r, "polygon of shape %d is not convex and counter-clockwise with unit "
+                           "outward normals at edge %d", id, i);
+        }
+    }
+}
+
+static void read_geometry(reader* r, carom_shape* shape, int id) {
+    switch (shape->type) {
+    case CAROM_SHAPE_CIRCLE:
+        shape->circle.center = get_vec2(r, "circle center of shape", id);
+        shape->circle.radius = get_number(r, 0.0, "circle radius of shape", id);
+        if (!r->failed && !(shape->circle.radius > 0.0)) {
+            reader_fail(r, "circle radius of shape %d is 0", id);
+        }
+        break;
+    case CAROM_SHAPE_POLYGON: {
+        carom_polygon* p = &shape->polygon;
+        uint64_t count = get_uvar(r);
+        if (!r->failed && (count < 3 || count > CAROM_MAX_POLYGON_VERTICES)) {
+            reader_fail(r, "polygon of shape %d has %llu vertices", id, (unsigned long long)count);
+            count = 0;
+        }
+        p->count = (int)count;
+        for (int i = 0; i < p->count; ++i) {
+            p->vertices[i] = get_vec2(r, "polygon vertex of shape", id);
+            p->normals[i] = get_vec2(r, "polygon normal of shape", id);
+        }
+        p->centroid = get_vec2(r, "polygon centroid of shape", id);
+        if (!r->failed) {
+            check_polygon(r, p, id);
+        }
+        break;
+    }
+    case CAROM_SHAPE_SEGMENT:
+        shape->segment.point1 = get_vec2(r, "segment point of shape", id);
+        shape->segment.point2 = get_vec2(r, "segment point of shape", id);
+        break;
+    case CAROM_SHAPE_CHAIN_SEGMENT: {
+        carom_chain_segment* chain = &shape->chain;
+        chain->ghost1 = get_vec2(r, "chain ghost point of shape", id);
+        chain->point1 = get_vec2(r, "chain point of shape", id);
+        chain->point2 = get_vec2(r, "chain point of shape", id);
+        chain->ghost2 = get_vec2(r, "chain ghost point of shape", id);
+        chain->has_ghost1 = get_flag(r, "chain has_ghost1 of shape", id);
+        chain->has_ghost2 = get_flag(r, "chain has_ghost2 of shape", id);
+        chain->one_sided = get_flag(r, "chain one_sided of shape", id);
+        shape->segment.point1 = chain->point1;
+        shape->segment.point2 = chain->point2;
+        break;
+    }
+    }
+    if (shape->type == CAROM_SHAPE_SEGMENT || shape->type == CAROM_SHAPE_CHAIN_SEGMENT) {
+        if (!r->failed && carom_distance(shape->segment.point1, shape->segment.point2) <
+                              CAROM_POLYGON_WELD_TOLERANCE) {
+            reader_fail(r, "segment of shape %d has coincident points", id);
+        }
+        shape->polygon = carom_make_segment_polygon(&shape->segment);
+    }
+}
+
+static void read_shape(reader* r, carom_shape* shape, int id, int body_slots, int shape_slots) {
+    shape->body = get_index(r, body_slots, false, "body of a shape");
+    shape->next_shape = get_index(r, shape_slots, true, "next shape of a shape");
+    uint8_t type = get_u8(r);
+    if (!r->failed && type > CAROM_SHAPE_CHAIN_SEGMENT) {
+        reader_fail(r, "shape %d has type %u", id, type);
+        return;
+    }
+    shape->type = (carom_shape_type)type;
+    read_geometry(r, shape, id);
+    shape->is_sensor = get_flag(r, "sensor flag of shape", id);
+    shape->enable_hit_events = get_flag(r, "hit events flag of shape", id);
+    shape->hit_speed_threshold = get_number(r, 0.0, "hit speed threshold of shape", id);
+    shape->surface_grip = get_number(r, 0.0, "surface grip of shape", id);
+    shape->density = get_number(r, 0.0, "density of shape", id);
+    shape->friction = get_number(r, 0.0, "friction of shape", id);
+    shape->restitution = get_number(r, 0.0, "restitution of shape", id);
+    if (!r->failed && shape->restitution > 1.0) {
+        reader_fail(r, "restitution of shape %d is %g: it must be at most 1", id,
+                    shape->restitution);
+    }
+    shape->filter = get_filter(r, "filter of shape", id);
+}
+
+static void read_vehicle_def(reader* r, carom_vehicle_def* def, int id) {
+    *def = carom_default_vehicle_def();
+    uint64_t wheels = get_uvar(r);
+    if (!r->failed && (wheels < 1 || wheels > CAROM_VEHICLE_MAX_WHEELS)) {
+        reader_fail(r, "vehicle %d has %llu wheels", id, (unsigned long long)wheels);
+        return;
+    }
+    def->wheel_count = (int)wheels;
+    for (int i = 0; i < def->wheel_count; ++i) {
+        def->wheels[i].position = get_vec2(r, "wheel position of vehicle", id);
+        def->wheels[i].steered = get_flag(r, "wheel steered flag of vehicle", id);
+        def->wheels[i].driven = get_flag(r, "wheel driven flag of vehicle", id);
+        def->wheels[i].handbrake = get_flag(r, "wheel handbrake flag of vehicle", id);
+    }
+    double* numbers[] = {&def->gravity,
+                         &def->grip,
+                         &def->peak_slip_angle,
+                         &def->slide_grip_ratio,
+                         &def->max_drive_force,
+                         &def->max_power,
+                         &def->max_brake_force,
+                         &def->handbrake_force,
+                         &def->handbrake_grip_factor,
+                         &def->max_steer_angle,
+                         &def->steer_reduction_speed,
+                         &def->rolling_resistance,
+                         &def->drag_coefficient};
+    for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
+        *numbers[i] = get_f64(r);
+    }
+    def->surface_filter = get_filter(r, "surface filter of vehicle", id);
+    if (!r->failed) {
+        check_with(r, carom_check_vehicle_def(def), "vehicle settings");
+    }
+}
+
+/* Every live body's shape list holds exactly the live shapes that name it, once, in a chain
+ * that ends: what the engine's list walks rely on. */
+static void check_shape_lists(reader* r, scene_data* scene, uint8_t* seen) {
+    int shape_slots = (int)arrlen(scene->shapes);
+    for (int s = 0; s < shape_slots; ++s) {
+        seen[s] = 0;
+    }
+    for (int b = 0; b < (int)arrlen(scene->bodies) && !r->failed; ++b) {
+        carom_body* body = &scene->bodies[b];
+        if (body->id < 0) {
+            continue;
+        }
+        body->shape_count = 0;
+        for (int s = body->first_shape; s >= 0 && !r->failed; s = scene->shapes[s].next_shape) {
+            if (scene->shapes[s].id < 0 || scene->shapes[s].body != b || seen[s]) {
+                reader_fail(r, "the shape list of body %d is broken at shape %d", b, s);
+                break;
+            }
+            seen[s] = 1;
+            body->shape_count += 1;
+        }
+    }
+    for (int s = 0; s < shape_slots && !r->failed; ++s) {
+        if (scene->shapes[s].id >= 0 && !seen[s]) {
+            reader_fail(r, "shape %d is in no list of its body", s);
+        }
+    }
+}
+
+/* Each vehicle rides a live dynamic body of its own; `ridden` is scratch, a byte per body. */
+static void check_vehicles(reader* r, const scene_data* scene, uint8_t** ridden) {
+    int body_slots = (int)arrlen(scene->bodies);
+    arrsetlen(*ridden, body_slots);
+    for (int b = 0; b < body_slots; ++b) {
+        (*ridden)[b] = 0;
+    }
+    for (int v = 0; v < (int)arrlen(scene->vehicles) && !r->failed; ++v) {
+        const carom_vehicle* vehicle = &scene->vehicles[v];
+        if (vehicle->id < 0) {
+            continue;
+        }
+        const carom_body* body = &scene->bodies[vehicle->body];
+        if (body->id < 0 || body->type != CAROM_BODY_DYNAMIC || (*ridden)[vehicle->body]) {
+            reader_fail(r, "vehicle %d rides body %d, which is not a live dynamic body free of "
+                           "other vehicles", v, vehicle->body);
+        }
+        (*ridden)[vehicle->body] = 1;
+    }
+}
+
+/* Decode and validate a scene part; scratch `marks` is a byte array for the checks. */
+static void read_scene(reader* r, scene_data* scene, uint8_t** marks) {
+    read_world_def(r, &scene->def);
+    read_pool(r, &scene->body_pool, marks, 0, "body slots");
+    int body_slots = scene->body_pool.next_id;
+    if (!r->failed && body_slots > 0) {
+        arrsetlen(scene->bodies, body_slots);
+        memset(scene->bodies, 0, sizeof(carom_body) * (size_t)body_slots);
+    }
+    for (int i = 0; i < body_slots && !r->failed; ++i) {
+        carom_body* body = &scene->bodies[i];
+        body->generation = (uint32_t)get_uvar(r);
+        body->id = (*marks)[i] ? -1 : i;
+        body->first_shape = -1;
+        body->island = -1;
+        body->contact_head = -1;
+        body->solver_index = -1;
+        body->transform.q = carom_make_rot(0.0);
+        if (body->id >= 0) {
+            /* shape slots are not known yet: checked against them below */
+            read_body(r, body, i, MAX_SLOTS);
+        }
+    }
+    read_pool(r, &scene->shape_pool, marks, 0, "shape slots");
+    int shape_slots = scene->shape_pool.next_id;
+    for (int i = 0; i < body_slots && !r->failed; ++i) {
+        if (scene->bodies[i].first_shape >= shape_slots) {
+            reader_fail(r, "first shape of body %d is %d, beyond the %d shape slots", i,
+                        scene->bodies[i].first_shape, shape_slots);
+        }
+    }
+    if (!r->failed && shape_slots > 0) {
+        arrsetlen(scene->shapes, shape_slots);
+        memset(scene->shapes, 0, sizeof(carom_shape) * (size_t)shape_slots);
+    }
+    for (int i = 0; i < shape_slots && !r->failed; ++i) {
+        carom_shape* shape = &scene->shapes[i];
+        shape->generation = (uint32_t)get_uvar(r);
+        shape->id = (*marks)[i] ? -1 : i;
+        shape->next_shape = -1;
+        if (shape->id >= 0) {
+            read_shape(r, shape, i, body_slots, shape_slots);
+            if (!r->failed && scene->bodies[shape->body].id < 0) {
+                reader_fail(r, "shape %d is on body %d, which is not live", i, shape->body);
+            }
+        }
+    }
+    if (!r->failed) {
+        check_shape_lists(r, scene, *marks);
+    }
+    read_pool(r, &scene->vehicle_pool, marks, 0, "vehicle slots");
+    int vehicle_slots = scene->vehicle_pool.next_id;
+    if (!r->failed && vehicle_slots > 0) {
+        arrsetlen(scene->vehicles, vehicle_slots);
+        memset(scene->vehicles, 0, sizeof(carom_vehicle) * (size_t)vehicle_slots);
+    }
+    for (int i = 0; i < vehicle_slots && !r->failed; ++i) {
+        carom_vehicle* vehicle = &scene->vehicles[i];
+        vehicle->generation = (uint32_t)get_uvar(r);
+        vehicle->id = (*marks)[i] ? -1 : i;
+        if (vehicle->id >= 0) {
+            vehicle->body = get_index(r, body_slots, false, "body of a vehicle");
+            read_vehicle_def(r, &vehicle->def, i);
+        }
+    }
+    if (!r->failed) {
+        check_vehicles(r, scene, marks);
+    }
+    if (!r->failed && r->at != r->size) {
+        reader_fail(r, "%zu bytes are left over after the last vehicle", r->size - r->at);
+    }
+}
+
+/* ---- The state part --------------------------------------------------------------------- */
+
+/* The fat box's sides in quanta from the tight box rounded outward. */
+static int64_t fat_offset(double tight, double fat, bool lower) {
+    double scale = 1.0 / CAROM_AABB_QUANTUM;
+    double rounded = lower ? floor(tight * scale) : ceil(tight * scale);
+    return lower ? (int64_t)(rounded - fat * scale) : (int64_t)(fat * scale - rounded);
+}
+
+static double fat_side(double tight, int64_t offset, bool lower) {
+    double scale = 1.0 / CAROM_AABB_QUANTUM;
+    return lower ? (floor(tight * scale) - (double)offset) * CAROM_AABB_QUANTUM
+                 : (ceil(tight * scale) + (double)offset) * CAROM_AABB_QUANTUM;
+}
+
+static void write_fat_box(writer* w, const carom_shape* shape, const carom_proxy* proxy) {
+    carom_aabb tight = shape->aabb;
+    carom_aabb fat = proxy->fat_aabb;
+    int64_t lower_x = fat_offset(tight.lower.x, fat.lower.x, true);
+    /* the moved flag rides in the lowest bit of the first offset */
+    put_svar(w, (int64_t)((uint64_t)lower_x << 1) | (proxy->moved ? 1 : 0));
+    put_svar(w, fat_offset(tight.lower.y, fat.lower.y, true));
+    put_svar(w, fat_offset(tight.upper.x, fat.upper.x, false));
+    put_svar(w, fat_offset(tight.upper.y, fat.upper.y, false));
+}
+
+static void write_body_state(writer* w, const carom_world* world, const carom_body* body) {
+    bool velocity = !bits_are_zero(body->linear_velocity.x) ||
+                    !bits_are_zero(body->linear_velocity.y) ||
+                    !bits_are_zero(body->angular_velocity);
+    bool force = !bits_are_zero(body->force.x) || !bits_are_zero(body->force.y) ||
+                 !bits_are_zero(body->torque);
+    uint8_t flags = (uint8_t)((velocity ? BODY_HAS_VELOCITY : 0) |
+                              (!bits_are_zero(body->sleep_time) ? BODY_HAS_REST_TIME : 0) |
+                              (body->asleep ? BODY_ASLEEP : 0) | (force ? BODY_HAS_FORCE : 0) |
+                              (body->enable_sleep ? BODY_SLEEP_ENABLED : 0));
+    put_u8(w, flags);
+    put_vec2(w, body->center);
+    put_f64(w, body->transform.q.c);
+    put_f64(w, body->transform.q.s);
+    if (velocity) {
+        put_vec2(w, body->linear_velocity);
+        put_f64(w, body->angular_velocity);
+    }
+    if (flags & BODY_HAS_REST_TIME) {
+        put_f64(w, body->sleep_time);
+    }
+    if (body->asleep) {
+        put_uvar(w, (uint64_t)body->island);
+    }
+    if (force) {
+        put_vec2(w, body->force);
+        put_f64(w, body->torque);
+    }
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        write_fat_box(w, &world->shapes[s], &world->broad_phase.proxies[s]);
+    }
+}
+
+static void write_contact(writer* w, const carom_contact* contact) {
+    put_uvar(w, (uint64_t)contact->shape_a);
+    put_uvar(w, (uint64_t)contact->shape_b);
+    put_u8(w, (uint8_t)(contact->point_count | (contact->touching ? 4 : 0)));
+    if (contact->point_count == 0) {
+        return; /* nothing of a pointless manifold is ever read */
+    }
+    put_vec2(w, contact->normal);
+    put_f64(w, contact->friction);
+    put_f64(w, contact->restitution);
+    for (int i = 0; i < contact->point_count; ++i) {
+        const carom_contact_point* cp = &contact->points[i];
+        put_vec2(w, cp->point);
+        put_vec2(w, cp->anchor_a);
+        put_vec2(w, cp->anchor_b);
+        put_f64(w, cp->separation);
+        put_le(w, cp->id, 4);
+        put_f64(w, cp->normal_impulse);
+        put_f64(w, cp->tangent_impulse);
+    }
+}
+
+static void write_vehicle_state(writer* w, const carom_vehicle* vehicle) {
+    put_f64(w, vehicle->input.throttle);
+    put_f64(w, vehicle->input.brake);
+    put_f64(w, vehicle->input.steer);
+    put_u8(w, (uint8_t)vehicle->input.handbrake);
+    put_f64(w, vehicle->steer_lock);
+    put_f64(w, vehicle->steer_angle);
+    for (int i = 0; i < vehicle->def.wheel_count; ++i) {
+        put_vec2(w, vehicle->wheel_directions[i]);
+        put_f64(w, vehicle->slip_angles[i]);
+        put_f64(w, vehicle->surface_grips[i]);
+        put_f64(w, vehicle->longitudinal_forces[i]);
+        put_f64(w, vehicle->lateral_forces[i]);
+        put_u8(w, (uint8_t)vehicle->sliding[i]);
+    }
+}
+
+static void write_state_part(writer* w, carom_world* world, uint64_t scene) {
+    size_t start = begin_part(w);
+    put_vec2(w, world->def.gravity);
+    put_uvar(w, (uint64_t)world->def.substeps);
+    put_uvar(w, (uint64_t)world->step_count);
+    put_f64(w, world->broad_phase.cell_size);
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        if (world->bodies[i].id >= 0) {
+            write_body_state(w, world, &world->bodies[i]);
+        }
+    }
+    write_pool(w, &world->contact_pool);
+    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+        if (world->contacts[i].id >= 0) {
+            write_contact(w, &world->contacts[i]);
+        }
+    }
+    write_pool(w, &world->island_pool);
+    for (int i = 0; i < (int)arrlen(world->vehicles); ++i) {
+        if (world->vehicles[i].id >= 0) {
+            write_vehicle_state(w, &world->vehicles[i]);
+        }
+    }
+    end_part(w, start, false, scene, (uint32_t)carom_id_pool_count(&world->body_pool),
+             (uint32_t)carom_id_pool_count(&world->contact_pool), (uint32_t)world->step_count,
+             NULL);
+}
+
+/* One body's decoded state. */
+typedef struct body_record {
+    uint8_t flags;
+    carom_vec2 center;
+    carom_rot q;
+    carom_vec2 linear_velocity;
+    double angular_velocity;
+    double sleep_time;
+    int island;
+    carom_vec2 force;
+    double torque;
+} body_record;
+
+typedef struct fat_record {
+    int64_t offsets[4]; /* lower x, lower y, upper x, upper y, in quanta */
+    bool moved;
+} fat_record;
+
+typedef struct vehicle_record {
+    carom_vehicle_input input;
+    double steer_lock, steer_angle;
+    carom_vec2 wheel_directions[CAROM_VEHICLE_MAX_WHEELS];
+    double slip_angles[CAROM_VEHICLE_MAX_WHEELS];
+    double surface_grips[CAROM_VEHICLE_MAX_WHEELS];
+    double longitudinal_forces[CAROM_VEHICLE_MAX_WHEELS];
+    double lateral_forces[CAROM_VEHICLE_MAX_WHEELS];
+    int sliding[CAROM_VEHICLE_MAX_WHEELS];
+} vehicle_record;
+
+/* A decoded state, kept by the world between restores so that rollback allocates nothing once
+ * warm. The contacts array and the pair map are swapped with the world's on commit. */
+typedef struct state_data {
+    carom_vec2 gravity;
+    int substeps;
+    int step_count;
+    double cell_size;
+    body_record* bodies;   /* by body id */
+    fat_record* fats;      /* by shape id */
+    carom_contact* contacts;
+    carom_id_pool contact_pool;
+    carom_hash_map pair_map;
+    carom_id_pool island_pool;
+    int* island_members; /* bodies per island id, for the check that none is empty */
+    vehicle_record* vehicles; /* by vehicle id */
+    uint8_t* marks;
+} state_data;
+
+struct carom_snapshot_scratch {
+    state_data state;
+};
+
+/* What a state is checked against: the world's scene, or a decoded one about to replace it. */
+typedef struct scene_view {
+    const carom_body* bodies;
+    int body_slots;
+    uint32_t live_bodies;
+    const carom_shape* shapes;
+    int shape_slots;
+    const carom_vehicle* vehicles;
+    int vehicle_slots;
+} scene_view;
+
+static double get_unit_rot_part(reader* r, int id) {
+    double value = get_f64(r);
+    if (!r->failed && !(isfinite(value) && fabs(value) <= 1.0 + CAROM_ROTATION_TOLERANCE)) {
+        reader_fail(r, "rotation of body %d is not finite or not unit", id);
+    }
+    return value;
+}
+
+static void read_body_state(reader* r, const carom_body* body, body_record* out, int id) {
+    out->flags = get_u8(r);
+    if (!r->failed && (out->flags & ~BODY_FLAGS_ALL) != 0) {
+        reader_fail(r, "body %d has unknown flags %u", id, out->flags);
+    }
+    out->center = get_vec2(r, "center of body", id);
+    out->q.c = get_unit_rot_part(r, id);
+    out->q.s = get_unit_rot_part(r, id);
+    if (!r->failed &&
+        !(fabs(out->q.c * out->q.c + out->q.s * out->q.s - 1.0) <= CAROM_ROTATION_TOLERANCE)) {
+        reader_fail(r, "rotation of body %d is not a unit vector", id);
+    }
+    out->linear_velocity = carom_v2(0.0, 0.0);
+    out->angular_velocity = 0.0;
+    out->sleep_time = 0.0;
+    out->island = -1;
+    out->force = carom_v2(0.0, 0.0);
+    out->torque = 0.0;
+    if (out->flags & BODY_HAS_VELOCITY) {
+        out->linear_velocity = get_vec2(r, "velocity of body", id);
+        out->angular_velocity = get_number(r, -CAROM_MAX_MAGNITUDE, "spin of body", id);
+    }
+    if (out->flags & BODY_HAS_REST_TIME) {
+        out->sleep_time = get_number(r, 0.0, "rest time of body", id);
+    }
+    if (out->flags & BODY_ASLEEP) {
+        out->island = get_index(r, MAX_SLOTS, false, "island of a body");
+    }
+    if (out->flags & BODY_HAS_FORCE) {
+        out->force = get_vec2(r, "force on body", id);
+        out->torque = get_number(r, -CAROM_MAX_MAGNITUDE, "torque on body", id);
+    }
+    bool moves = (out->flags & (BODY_HAS_VELOCITY | BODY_HAS_FORCE)) != 0;
+    if (!r->failed && body->type == CAROM_BODY_STATIC && moves) {
+        reader_fail(r, "static body %d has a velocity or a force", id);
+    }
+    if (!r->failed && body->type != CAROM_BODY_DYNAMIC && (out->flags & BODY_ASLEEP)) {
+        reader_fail(r, "body %d is asleep but not dynamic", id);
+    }
+}
+
+static void read_fat_box(reader* r, fat_record* out, int shape) {
+    int64_t first = get_svar(r);
+    out->moved = (first & 1) != 0;
+    out->offsets[0] = (first - (first & 1)) / 2; /* the flag rides in the low bit: write_fat_box */
+    for (int i = 1; i < 4; ++i) {
+        out->offsets[i] = get_svar(r);
+    }
+    for (int i = 0; i < 4 && !r->failed; ++i) {
+        if (out->offsets[i] < -MAX_FAT_OFFSET || out->offsets[i] > MAX_FAT_OFFSET) {
+            reader_fail(r, "fat box of shape %d reaches %lld quanta from the shape", shape,
+                        (long long)out->offsets[i]);
+        }
+    }
+}
+
+/* The order carom_create_contact puts two shapes in. */
+static bool contact_order_ok(const carom_shape* a, const carom_shape* b) {
+    bool circle_a = a->type == CAROM_SHAPE_CIRCLE, circle_b = b->type == CAROM_SHAPE_CIRCLE;
+    bool chain_a = a->type == CAROM_SHAPE_CHAIN_SEGMENT;
+    bool chain_b = b->type == CAROM_SHAPE_CHAIN_SEGMENT;
+    if (chain_a != chain_b) {
+        return chain_a;
+    }
+    if (circle_a != circle_b) {
+        return circle_b;
+    }
+    return a->id < b->id;
+}
+
+/* Whether the broad phase could have made this pair (carom_proxies_may_pair, on scene data). */
+static bool may_pair(const scene_view* view, const carom_shape* a, const carom_shape* b) {
+    const carom_body* body_a = &view->bodies[a->body];
+    const carom_body* body_b = &view->bodies[b->body];
+    return a->body != b->body &&
+           (body_a->type == CAROM_BODY_DYNAMIC || body_b->type == CAROM_BODY_DYNAMIC) &&
+           !(a->is_sensor && b->is_sensor) && carom_filters_collide(a->filter, b->filter);
+}
+
+/* Every field a step or a save reads is set; points beyond point_count are never read (and
+ * clearing the whole record was a third of a restore's memory traffic). */
+static void read_contact(reader* r, const scene_view* view, carom_contact* c, int id) {
+    c->id = id;
+    c->normal = carom_v2(0.0, 0.0);
+    c->friction = 0.0;
+    c->restitution = 0.0;
+    c->shape_a = get_index(r, view->shape_slots, false, "shape of a contact");
+    c->shape_b = get_index(r, view->shape_slots, false, "shape of a contact");
+    uint8_t flags = get_u8(r);
+    if (r->failed) {
+        return;
+    }
+    const carom_shape* a = &view->shapes[c->shape_a];
+    const carom_shape* b = &view->shapes[c->shape_b];
+    if (a->id < 0 || b->id < 0 || !contact_order_ok(a, b) || !may_pair(view, a, b)) {
+        reader_fail(r, "contact %d joins shapes %d and %d, which cannot make a contact in that "
+                       "order", id, c->shape_a, c->shape_b);
+        return;
+    }
+    if ((flags & ~7) != 0 || (flags & 3) > 2) {
+        reader_fail(r, "contact %d has flags %u", id, flags);
+        return;
+    }
+    c->point_count = flags & 3;
+    c->touching = (flags & 4) != 0;
+    c->pair_key = carom_pair_key(c->shape_a, c->shape_b);
+    c->is_sensor = a->is_sensor || b->is_sensor;
+    c->edges[0].body = a->body;
+    c->edges[1].body = b->body;
+    if (c->point_count == 0) {
+        return;
+    }
+    c->normal = get_vec2(r, "normal of contact", id);
+    c->friction = get_number(r, 0.0, "friction of contact", id);
+    c->restitution = get_number(r, 0.0, "restitution of contact", id);
+    if (!r->failed && (fabs(carom_length(c->normal) - 1.0) > UNIT_TOLERANCE ||
+                       c->restitution > 1.0)) {
+        reader_fail(r, "contact %d has a normal that is not unit or restitution above 1", id);
+    }
+    for (int i = 0; i < c->point_count; ++i) {
+        carom_contact_point* cp = &c->points[i];
+        cp->point = get_vec2(r, "point of contact", id);
+        cp->anchor_a = get_vec2(r, "anchor of contact", id);
+        cp->anchor_b = get_vec2(r, "anchor of contact", id);
+        cp->separation = get_number(r, -CAROM_MAX_MAGNITUDE, "separation of contact", id);
+        cp->id = (uint32_t)get_le(r, 4);
+        cp->normal_impulse = get_number(r, 0.0, "normal impulse of contact", id);
+        cp->tangent_impulse = get_number(r, -CAROM_MAX_MAGNITUDE, "friction impulse of contact",
+                                         id);
+    }
+}
+
+static void read_contacts(reader* r, const scene_view* view, state_data* state) {
+    read_pool(r, &state->contact_pool, &state->marks, 0, "contact slots");
+    int slots = state->contact_pool.next_id;
+    if (r->failed) {
+        return;
+    }
+    arrsetlen(state->contacts, slots);
+    carom_hash_map_clear(&state->pair_map);
+    for (int i = 0; i < slots && !r->failed; ++i) {
+        carom_contact* contact = &state->contacts[i];
+        if (state->marks[i]) {
+            contact->id = -1;
+            continue;
+        }
+        read_contact(r, view, contact, i);
+        if (r->failed) {
+            break;
+        }
+        if (!carom_hash_map_insert_new(&state->pair_map, contact->pair_key, i)) {
+            reader_fail(r, "shapes %d and %d have two contacts", contact->shape_a,
+                        contact->shape_b);
+            break;
+        }
+    }
+}
+
+static double get_signed_unit(reader* r, const char* what, int id) {
+    double value = get_f64(r);
+    if (!r->failed && !(value >= -1.0 && value <= 1.0)) {
+        reader_fail(r, "%s of vehicle %d is %g: it must be in [-1, 1]", what, id, value);
+    }
+    return value;
+}
+
+static void read_vehicle_state(reader* r, const carom_vehicle* vehicle, vehicle_record* out,
+                               int id) {
+    out->input.throttle = get_signed_unit(r, "throttle", id);
+    out->input.brake = get_signed_unit(r, "brake", id);
+    out->input.steer = get_signed_unit(r, "steer", id);
+    out->input.handbrake = get_flag(r, "handbrake of vehicle", id);
+    if (!r->failed && out->input.brake < 0.0) {
+        reader_fail(r, "brake of vehicle %d is negative", id);
+    }
+    out->steer_lock = get_number(r, -CAROM_MAX_MAGNITUDE, "steer lock of vehicle", id);
+    out->steer_angle = get_number(r, -CAROM_MAX_MAGNITUDE, "steer angle of vehicle", id);
+    for (int i = 0; i < vehicle->def.wheel_count; ++i) {
+        out->wheel_directions[i] = get_vec2(r, "wheel direction of vehicle", id);
+        out->slip_angles[i] = get_number(r, -CAROM_MAX_MAGNITUDE, "slip angle of vehicle", id);
+        out->surface_grips[i] = get_number(r, 0.0, "surface grip of vehicle", id);
+        out->longitudinal_forces[i] =
+            get_number(r, -CAROM_MAX_MAGNITUDE, "wheel force of vehicle", id);
+        out->lateral_forces[i] = get_number(r, -CAROM_MAX_MAGNITUDE, "wheel force of vehicle", id);
+        out->sliding[i] = get_flag(r, "sliding flag of vehicle", id);
+    }
+}
+
+/* Every sleeping body's island is live, and every live island has a body. */
+static void check_islands(reader* r, const scene_view* view, state_data* state) {
+    int slots = state->island_pool.next_id;
+    arrsetlen(state->island_members, slots);
+    for (int i = 0; i < slots; ++i) {
+        state->island_members[i] = 0;
+    }
+    for (int b = 0; b < view->body_slots && !r->failed; ++b) {
+        const body_record* record = &state->bodies[b];
+        if (view->bodies[b].id < 0 || record->island < 0) {
+            continue;
+        }
+        if (record->island >= slots || state->marks[record->island]) {
+            reader_fail(r, "body %d sleeps in island %d, which is not live", b, record->island);
+        } else {
+            state->island_members[record->island] += 1;
+        }
+    }
+    for (int i = 0; i < slots && !r->failed; ++i) {
+        if (!state->marks[i] && state->island_members[i] == 0) {
+            reader_fail(r, "island %d has no bodies", i);
+        }
+    }
+}
+
+static void read_state(reader* r, const scene_view* view, state_data* state) {
+    state->gravity = get_vec2(r, "gravity of world", 0);
+    uint64_t substeps = get_uvar(r);
+    if (!r->failed && (substeps < 1 || substeps > 64)) {
+        reader_fail(r, "substeps is %llu: it must be between 1 and 64",
+                    (unsigned long long)substeps);
+    }
+    state->substeps = (int)substeps;
+    uint64_t steps = get_uvar(r);
+    if (!r->failed && steps > INT32_MAX) {
+        reader_fail(r, "step count %llu is beyond what a world counts",
+                    (unsigned long long)steps);
+    }
+    state->step_count = (int)steps;
+    state->cell_size = get_number(r, 0.0, "chosen cell size of world", 0);
+    if (r->failed) {
+        return;
+    }
+    arrsetlen(state->bodies, view->body_slots);
+    arrsetlen(state->fats, view->shape_slots);
+    for (int b = 0; b < view->body_slots && !r->failed; ++b) {
+        const carom_body* body = &view->bodies[b];
+        state->bodies[b].island = -1;
+        if (body->id < 0) {
+            continue;
+        }
+        read_body_state(r, body, &state->bodies[b], b);
+        for (int s = body->first_shape; s >= 0 && !r->failed; s = view->shapes[s].next_shape) {
+            read_fat_box(r, &state->fats[s], s);
+        }
+    }
+    read_contacts(r, view, state);
+    read_pool(r, &state->island_pool, &state->marks, view->body_slots, "island slots");
+    if (!r->failed) {
+        check_islands(r, view, state);
+    }
+    arrsetlen(state->vehicles, view->vehicle_slots);
+    for (int v = 0; v < view->vehicle_slots && !r->failed; ++v) {
+        if (view->vehicles[v].id >= 0) {
+            read_vehicle_state(r, &view->vehicles[v], &state->vehicles[v], v);
+        }
+    }
+    if (!r->failed && r->at != r->size) {
+        reader_fail(r, "%zu bytes are left over after the last vehicle", r->size - r->at);
+    }
+}
+
+/* ---- Committing ------------------------------------------------------------------------- */
+
+static void copy_pool(carom_id_pool* to, const carom_id_pool* from) {
+    to->next_id = from->next_id;
+    arrsetlen(to->free_ids, arrlen(from->free_ids));
+    if (arrlen(from->free_ids) > 0) {
+        memcpy(to->free_ids, from->free_ids, sizeof(int) * (size_t)arrlen(from->free_ids));
+    }
+}
+
+/* Replace the world's bodies, shapes and vehicles with a decoded scene. User data survives for
+ * ids that are the same slot and generation. The broad phase starts afresh (the state places
+ * the proxies), contacts and islands are dropped (the state brings its own). */
+static void commit_scene(carom_world* world, scene_data* scene) {
+    for (int i = 0; i < (int)arrlen(scene->bodies) && i < (int)arrlen(world->bodies); ++i) {
+        const carom_body* old = &world->bodies[i];
+        if (old->id >= 0 && scene->bodies[i].id >= 0 && old->generation == scene->bodies[i].generation) {
+            scene->bodies[i].user_data = old->user_data;
+        }
+    }
+    for (int i = 0; i < (int)arrlen(scene->shapes) && i < (int)arrlen(world->shapes); ++i) {
+        const carom_shape* old = &world->shapes[i];
+        if (old->id >= 0 && scene->shapes[i].id >= 0 && old->generation == scene->shapes[i].generation) {
+            scene->shapes[i].user_data = old->user_data;
+        }
+    }
+    for (int i = 0; i < (int)arrlen(scene->vehicles) && i < (int)arrlen(world->vehicles); ++i) {
+        const carom_vehicle* old = &world->vehicles[i];
+        if (old->id >= 0 && scene->vehicles[i].id >= 0 && old->generation == scene->vehicles[i].generation) {
+            scene->vehicles[i].def.user_data = old->def.user_data;
+        }
+    }
+    carom_body* bodies = world->bodies;
+    world->bodies = scene->bodies;
+    scene->bodies = bodies;
+    carom_shape* shapes = world->shapes;
+    world->shapes = scene->shapes;
+    scene->shapes = shapes;
+    carom_vehicle* vehicles = world->vehicles;
+    world->vehicles = scene->vehicles;
+    scene->vehicles = vehicles;
+    copy_pool(&world->body_pool, &scene->body_pool);
+    copy_pool(&world->shape_pool, &scene->shape_pool);
+    copy_pool(&world->vehicle_pool, &scene->vehicle_pool);
+
+    carom_world_def def = scene->def;
+    def.gravity = world->def.gravity;
+    def.substeps = world->def.substeps;
+    world->def = def;
+    carom_broad_phase_destroy(&world->broad_phase);
+    carom_broad_phase_init(&world->broad_phase, def.cell_size);
+    world->massless_dynamic_count = 0;
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        carom_body* body = &world->bodies[i];
+        if (body->id >= 0) {
+            carom_body_update_mass(world, body);
+        }
+    }
+    for (int i = 0; i < (int)arrlen(world->shapes); ++i) {
+        const carom_shape* shape = &world->shapes[i];
+        if (shape->id >= 0) {
+            const carom_body* body = &world->bodies[shape->body];
+            carom_aabb none = {{0.0, 0.0}, {0.0, 0.0}};
+            carom_broad_phase_create_proxy(&world->broad_phase, i, none, body->id, body->type,
+                                           shape->filter, shape->is_sensor);
+        }
+    }
+    for (int i = 0; i < (int)arrlen(world->vehicles); ++i) {
+        carom_vehicle* vehicle = &world->vehicles[i];
+        if (vehicle->id >= 0) {
+            vehicle->body_generation = world->bodies[vehicle->body].generation;
+            carom_vehicle_prepare_geometry(vehicle);
+        }
+    }
+    world->scene_revision += 1;
+    world->scene_checksum = scene->checksum;
+    world->scene_checksum_revision = world->scene_revision;
+}
+
+static void commit_body(carom_world* world, carom_body* body, const body_record* record) {
+    body->center = record->center;
+    body->transform.q = record->q;
+    carom_body_derive_origin(body);
+    body->linear_velocity = record->linear_velocity;
+    body->angular_velocity = record->angular_velocity;
+    body->sleep_time = record->sleep_time;
+    body->asleep = (record->flags & BODY_ASLEEP) != 0;
+    body->island = record->island;
+    body->enable_sleep = (record->flags & BODY_SLEEP_ENABLED) != 0;
+    body->force = record->force;
+    body->torque = record->torque;
+    body->solver_index = -1;
+    carom_sweep still = {body->local_center, body->center, body->center, body->transform.q, 0.0};
+    body->sweep = still;
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        carom_shape* shape = &world->shapes[s];
+        shape->aabb = carom_shape_compute_aabb(shape, body->transform);
+        const fat_record* fat = &world->snapshot->state.fats[s];
+        carom_aabb box = {{fat_side(shape->aabb.lower.x, fat->offsets[0], true),
+                           fat_side(shape->aabb.lower.y, fat->offsets[1], true)},
+                          {fat_side(shape->aabb.upper.x, fat->offsets[2], false),
+                           fat_side(shape->aabb.upper.y, fat->offsets[3], false)}};
+        carom_broad_phase_restore_proxy(&world->broad_phase, s, box, fat->moved);
+    }
+}
+
+/* Islands: the pool as saved, each live island listing its bodies in id order as
+ * carom_sleep_step made them. The islands array is exactly as long as the pool has slots. */
+static void commit_islands(carom_world* world, const state_data* state) {
+    copy_pool(&world->island_pool, &state->island_pool);
+    int slots = state->island_pool.next_id;
+    for (int i = slots; i < (int)arrlen(world->islands); ++i) {
+        arrfree(world->islands[i].bodies);
+    }
+    if ((int)arrlen(world->islands) > slots) {
+        arrsetlen(world->islands, slots);
+    }
+    while ((int)arrlen(world->islands) < slots) {
+        carom_island blank = {-1, NULL};
+        arrput(world->islands, blank);
+    }
+    for (int i = 0; i < slots; ++i) {
+        /* state->marks holds the island pool's free marks: read_pool for islands came last */
+        world->islands[i].id = state->marks[i] ? -1 : i;
+        arrsetlen(world->islands[i].bodies, 0);
+    }
+    for (int b = 0; b < (int)arrlen(world->bodies); ++b) {
+        const carom_body* body = &world->bodies[b];
+        if (body->id >= 0 && body->asleep) {
+            arrput(world->islands[body->island].bodies, b);
+        }
+    }
+}
+
+static void commit_state(carom_world* world, state_data* state) {
+    world->def.gravity = state->gravity;
+    world->def.substeps = state->substeps;
+    world->step_count = state->step_count;
+    carom_broad_phase_restore_cell_size(&world->broad_phase, state->cell_size);
+    for (int b = 0; b < (int)arrlen(world->bodies); ++b) {
+        carom_body* body = &world->bodies[b];
+        if (body->id >= 0) {
+            commit_body(world, body, &state->bodies[b]);
+        }
+    }
+    carom_broad_phase_restore_moved(&world->broad_phase);
+
+    carom_contact* contacts = world->contacts;
+    world->contacts = state->contacts;
+    state->contacts = contacts;
+    carom_hash_map pair_map = world->pair_map;
+    world->pair_map = state->pair_map;
+    state->pair_map = pair_map;
+    copy_pool(&world->contact_pool, &state->contact_pool);
+    carom_relink_contacts(world);
+
+    commit_islands(world, state);
+    for (int v = 0; v < (int)arrlen(world->vehicles); ++v) {
+        carom_vehicle* vehicle = &world->vehicles[v];
+        if (vehicle->id < 0) {
+            continue;
+        }
+        const vehicle_record* record = &state->vehicles[v];
+        vehicle->input = record->input;
+        vehicle->steer_lock = record->steer_lock;
+        vehicle->steer_angle = record->steer_angle;
+        for (int i = 0; i < vehicle->def.wheel_count; ++i) {
+            vehicle->wheel_directions[i] = record->wheel_directions[i];
+            vehicle->slip_angles[i] = record->slip_angles[i];
+            vehicle->surface_grips[i] = record->surface_grips[i];
+            vehicle->longitudinal_forces[i] = record->longitudinal_forces[i];
+            vehicle->lateral_forces[i] = record->lateral_forces[i];
+            vehicle->sliding[i] = record->sliding[i];
+        }
+    }
+    arrsetlen(world->begin_events, 0);
+    arrsetlen(world->end_events, 0);
+    arrsetlen(world->hit_events, 0);
+    arrsetlen(world->sensor_begin_events, 0);
+    arrsetlen(world->sensor_end_events, 0);
+}
+
+/* ---- The API ---------------------------------------------------------------------------- */
+
+static state_data* world_state_scratch(carom_world* world) {
+    if (world->snapshot == NULL) {
+        world->snapshot = carom_alloc(sizeof(*world->snapshot));
+        memset(world->snapshot, 0, sizeof(*world->snapshot));
+    }
+    return &world->snapshot->state;
+}
+
+void carom_snapshot_destroy(carom_world* world) {
+    if (world->snapshot == NULL) {
+        return;
+    }
+    state_data* state = &world->snapshot->state;
+    arrfree(state->bodies);
+    arrfree(state->fats);
+    arrfree(state->contacts);
+    carom_id_pool_destroy(&state->contact_pool);
+    carom_hash_map_destroy(&state->pair_map);
+    carom_id_pool_destroy(&state->island_pool);
+    arrfree(state->island_members);
+    arrfree(state->vehicles);
+    arrfree(state->marks);
+    carom_free(world->snapshot);
+    world->snapshot = NULL;
+}
+
+carom_status carom_world_save(carom_world_id id, carom_snapshot_parts parts, void* buffer,
+                              size_t capacity, size_t* size) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "save a snapshot");
+    if (status != CAROM_OK) {
+        return status;
+    }
+    if (size == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "snapshot size output pointer is NULL");
+    }
+    if (parts != CAROM_SNAPSHOT_STATE && parts != CAROM_SNAPSHOT_SCENE &&
+        parts != CAROM_SNAPSHOT_FULL) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "snapshot parts is %d: use CAROM_SNAPSHOT_STATE, _SCENE or _FULL",
+                          (int)parts);
+    }
+    writer w = {buffer, buffer != NULL ? capacity : 0, 0};
+    if (parts & CAROM_SNAPSHOT_SCENE) {
+        uint64_t checksum = 0;
+        write_scene_part(&w, world, buffer != NULL ? &checksum : NULL);
+        if (buffer != NULL && w.size <= capacity) {
+            world->scene_checksum = checksum; /* what was just written: no need to encode it again */
+            world->scene_checksum_revision = world->scene_revision;
+        }
+    }
+    if (parts & CAROM_SNAPSHOT_STATE) {
+        /* the scene checksum is needed only when the bytes are really written */
+        write_state_part(&w, world, buffer != NULL ? scene_checksum(world) : 0);
+    }
+    *size = w.size;
+    if (buffer != NULL && w.size > capacity) {
+        return carom_fail(CAROM_ERROR_BUFFER_TOO_SMALL,
+                          "snapshot needs %zu bytes but the buffer has %zu", w.size, capacity);
+    }
+    return CAROM_OK;
+}
+
+static uint32_t live_count(carom_id_pool pool) { return (uint32_t)carom_id_pool_count(&pool); }
+
+/* The counts that open a payload must be what the payload holds. */
+static void check_counts(reader* r, const part_header* header, uint32_t bodies, uint32_t second,
+                         uint32_t steps) {
+    if (!r->failed &&
+        (header->body_count != bodies || header->second_count != second ||
+         header->step_count != steps)) {
+        reader_fail(r, "its counts (%u bodies, %u %s, step %u) disagree with its contents (%u, "
+                       "%u, %u)",
+                    header->body_count, header->second_count,
+                    header->is_scene ? "shapes" : "contacts", header->step_count, bodies, second,
+                    steps);
+    }
+}
+
+static carom_status reader_status(const reader* r, const char* part) {
+    return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT, "snapshot %s part: %s", part, r->message);
+}
+
+static scene_view view_of_world(const carom_world* world) {
+    scene_view view = {world->bodies,
+                       (int)arrlen(world->bodies),
+                       (uint32_t)carom_id_pool_count(&world->body_pool),
+                       world->shapes,
+                       (int)arrlen(world->shapes),
+                       world->vehicles,
+                       (int)arrlen(world->vehicles)};
+    return view;
+}
+
+static scene_view view_of_scene(const scene_data* scene) {
+    scene_view view = {scene->bodies,
+                       (int)arrlen(scene->bodies),
+                       live_count(scene->body_pool),
+                       scene->shapes,
+                       (int)arrlen(scene->shapes),
+                       scene->vehicles,
+                       (int)arrlen(scene->vehicles)};
+    return view;
+}
+
+/* Decode the scene part if the world does not have it already. *decoded tells which. */
+static carom_status load_scene(carom_world* world, const part_set* p, scene_data* scene,
+                               bool* decoded) {
+    *decoded = false;
+    if (!p->has_scene) {
+        if (scene_checksum(world) != p->state.scene_checksum) {
+            return carom_fail(CAROM_ERROR_SCENE_MISMATCH,
+                              "snapshot: the state belongs to scene %016llx but the world's "
+                              "scene is %016llx (bodies, shapes or vehicles were created or "
+                              "destroyed, or materials set, since): give the scene part too",
+                              (unsigned long long)p->state.scene_checksum,
+                              (unsigned long long)scene_checksum(world));
+        }
+        return CAROM_OK;
+    }
+    if (scene_checksum(world) == p->scene.checksum) {
+        return CAROM_OK;
+    }
+    reader r = {p->scene.payload, p->scene.payload_size, COUNTS_SIZE, false, ""};
+    read_scene(&r, scene, &world_state_scratch(world)->marks);
+    check_counts(&r, &p->scene, live_count(scene->body_pool), live_count(scene->shape_pool), 0);
+    if (r.failed) {
+        return reader_status(&r, "scene");
+    }
+    scene->checksum = p->scene.checksum;
+    *decoded = true;
+    return CAROM_OK;
+}
+
+static carom_status restore(carom_world* world, const part_set* p) {
+    scene_data scene;
+    memset(&scene, 0, sizeof(scene));
+    bool decoded = false;
+    carom_status status = load_scene(world, p, &scene, &decoded);
+    if (status == CAROM_OK) {
+        scene_view view = decoded ? view_of_scene(&scene) : view_of_world(world);
+        state_data* state = world_state_scratch(world);
+        reader r = {p->state.payload, p->state.payload_size, COUNTS_SIZE, false, ""};
+        read_state(&r, &view, state);
+        check_counts(&r, &p->state, view.live_bodies, live_count(state->contact_pool),
+                     (uint32_t)state->step_count);
+        if (r.failed) {
+            status = reader_status(&r, "state");
+        } else {
+            if (decoded) {
+                commit_scene(world, &scene);
+            }
+            commit_state(world, state);
+        }
+    }
+    scene_data_free(&scene);
+    return status;
+}
+
+carom_status carom_world_restore(carom_world_id id, const void* data, size_t size) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "restore a snapshot");
+    part_set p;
+    if (status == CAROM_OK) {
+        status = split_parts(data, size, &p);
+    }
+    if (status == CAROM_OK && !p.has_state) {
+        status = carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                            "snapshot: the buffer holds a scene part but no state part: a "
+                            "restore needs the state (save with CAROM_SNAPSHOT_FULL)");
+    }
+    return status == CAROM_OK ? restore(world, &p) : status;
+}
+
+carom_world_id carom_create_world_from_snapshot(const void* data, size_t size) {
+    part_set p;
+    if (split_parts(data, size, &p) != CAROM_OK) {
+        return carom_null_world_id;
+    }
+    if (!p.has_scene || !p.has_state) {
+        carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                   "snapshot: a new world needs a scene part followed by a state part (save "
+                   "with CAROM_SNAPSHOT_FULL)");
+        return carom_null_world_id;
+    }
+    /* The world is made from the scene's settings; the restore then fills it. */
+    scene_data scene;
+    memset(&scene, 0, sizeof(scene));
+    reader r = {p.scene.payload, p.scene.payload_size, COUNTS_SIZE, false, ""};
+    read_world_def(&r, &scene.def);
+    if (r.failed) {
+        reader_status(&r, "scene");
+        return carom_null_world_id;
+    }
+    carom_world_id id = carom_create_world(&scene.def);
+    if (CAROM_IS_NULL(id)) {
+        return id;
+    }
+    if (restore(carom_get_world_checked(id), &p) != CAROM_OK) {
+        carom_status status = carom_last_status();
+        char message[256];
+        snprintf(message, sizeof(message), "%s", carom_last_error());
+        carom_destroy_world(id);
+        carom_fail(status, "%s", message);
+        return carom_null_world_id;
+    }
+    return id;
+}
+
+carom_status carom_snapshot_get_info(const void* data, size_t size, carom_snapshot_info* info) {
+    if (info == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "snapshot info output pointer is NULL");
+    }
+    part_set p;
+    carom_status status = split_parts(data, size, &p);
+    if (status != CAROM_OK) {
+        return status;
+    }
+    memset(info, 0, sizeof(*info));
+    info->version = CAROM_SNAPSHOT_VERSION;
+    if (p.has_scene) {
+        info->scene_size = HEADER_SIZE + p.scene.payload_size;
+        info->scene_checksum = p.scene.checksum;
+        info->body_count = (int)p.scene.body_count;
+    }
+    if (p.has_state) {
+        info->state_size = HEADER_SIZE + p.state.payload_size;
+        info->scene_checksum = p.state.scene_checksum;
+        info->body_count = (int)p.state.body_count;
+        info->contact_count = (int)p.state.second_count;
+        info->step_count = (int)p.state.step_count;
+    }
+    return CAROM_OK;
+}

@@ -2,15 +2,24 @@
  *
  *   carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]
  *                        [--out STATE.json] [--trace TRACE.csv [--every K]] [--hash] [--quiet]
+ *                        [--save SNAPSHOT]
+ *   carom resume SNAPSHOT [--steps N | --time SECONDS] [--out STATE.json]
+ *                         [--trace TRACE.csv [--every K]] [--hash] [--quiet] [--save SNAPSHOT]
+ *
+ * resume continues a run saved with --save exactly, bit for bit: run 300 steps and resume 300
+ * gives the hash of a run of 600. Both commands go through the same code once they know where
+ * they start (a `start`: the scene, dt, the step number, and for resume the engine snapshot).
  *
  * The contract (docs/cli.md) is what scripts rely on, so this file keeps to it strictly:
  * nothing but the requested output on stdout, problems on stderr, and the exit status says
  * which kind of failure it was: 2 for anything wrong with what the user gave (arguments, the
  * scene file), 1 for anything else (an output that cannot be written, the engine refusing).
  * Work happens in a fixed order so that a bad input never leaves a partial result behind:
- * arguments, then the whole scene, then the outputs are opened, and only then does it run. */
+ * arguments, then the whole scene (or snapshot), then the world is built (and restored), then
+ * the outputs are opened, and only then does it run. */
 #define _POSIX_C_SOURCE 200809L
 #include "scene.h"
+#include "snapshot_file.h"
 #include "state.h"
 
 #include <errno.h>
@@ -19,6 +28,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,24 +40,34 @@ enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
 static const char usage_text[] =
     "usage: carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]\n"
     "                            [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
-    "                            [--hash] [--quiet]\n"
+    "                            [--hash] [--quiet] [--save SNAPSHOT]\n"
+    "       carom resume SNAPSHOT [--steps N | --time SECONDS]\n"
+    "                             [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
+    "                             [--hash] [--quiet] [--save SNAPSHOT]\n"
     "       carom --help | --version\n"
     "\n"
-    "Runs the scene file headless (the format is in docs/cli.md).\n"
+    "run runs the scene file headless (the format is in docs/cli.md); resume continues a run\n"
+    "saved with --save, bit for bit, with the dt and substeps it was saved with.\n"
     "  --steps N        run N fixed steps (default 60)\n"
     "  --time SECONDS   run ceil(SECONDS / dt) steps\n"
-    "  --dt DT          the fixed step in seconds, instead of the scene's world.dt\n"
-    "  --substeps K     solver substeps per step (1 to 64), instead of world.substeps\n"
+    "  --dt DT          run only: the fixed step in seconds, instead of the scene's world.dt\n"
+    "  --substeps K     run only: solver substeps per step (1 to 64), instead of\n"
+    "                   world.substeps\n"
     "  --out FILE       write the final state as a scene file ('-': stdout)\n"
     "  --trace FILE     write CSV ('-': stdout): step,time,name,x,y,angle,vx,vy,w, a row\n"
-    "                   per dynamic body per step from step 0 (the initial state)\n"
+    "                   per dynamic body per step from the first (step 0 for run, the\n"
+    "                   saved step for resume)\n"
     "  --every K        record every K-th step in the trace (default 1)\n"
     "  --hash           print \"hash: \" and 16 hex digits identifying the final state\n"
     "  --quiet          no progress line on a terminal\n"
+    "  --save FILE      write a snapshot after the run, for carom resume\n"
     "Exit status: 0 success, 2 bad input or arguments, 1 anything else.\n";
 
+typedef enum command { COMMAND_RUN, COMMAND_RESUME } command;
+
 typedef struct run_options {
-    const char* scene_path;
+    command command;
+    const char* input_path; /* the scene file (run) or the snapshot file (resume) */
     int steps;
     bool steps_given;
     double time;
@@ -62,6 +82,7 @@ typedef struct run_options {
     bool every_given;
     bool hash;
     bool quiet;
+    const char* save_path;
 } run_options;
 
 /* ---- Arguments -------------------------------------------------------------------------- */
@@ -205,34 +226,70 @@ static void parse_option(arguments* args, const char* argument, run_options* opt
         parse_path_option(args, name, option_value(args, name, inline_value), &options->out_path);
     } else if (strcmp(name, "--trace") == 0) {
         parse_path_option(args, name, option_value(args, name, inline_value), &options->trace_path);
+    } else if (strcmp(name, "--save") == 0) {
+        parse_path_option(args, name, option_value(args, name, inline_value), &options->save_path);
     } else {
         argument_error(args, "unknown option '%s'", argument);
     }
 }
 
-/* The arguments after "run". Returns false (having said why) when they are unusable. */
-static bool parse_run_arguments(int argc, char** argv, run_options* options) {
+/* What only one of the commands accepts. A snapshot holds the dt and substeps the run was
+ * saved with, and resume continues that run: another dt or substeps would make it a different
+ * run, which `carom run` on a state file (--out) already is. */
+static void check_command_options(arguments* args, const run_options* options) {
+    if (options->command == COMMAND_RUN) {
+        if (options->input_path == NULL) {
+            argument_error(args, "run needs a scene file: carom run SCENE.json");
+        }
+        return;
+    }
+    if (options->input_path == NULL) {
+        argument_error(args, "resume needs a snapshot file: carom resume SNAPSHOT");
+    }
+    const char* refused[2] = {options->dt_given ? "--dt" : NULL,
+                              options->substeps_given ? "--substeps" : NULL};
+    for (int i = 0; i < 2; ++i) {
+        if (refused[i] != NULL) {
+            argument_error(args,
+                           "resume continues with the dt and substeps of the snapshot: %s "
+                           "cannot be given",
+                           refused[i]);
+        }
+    }
+}
+
+/* --save writes binary that only resume reads, so it goes to a file, never to stdout. */
+static void check_save_option(arguments* args, const run_options* options) {
+    if (options->save_path != NULL && strcmp(options->save_path, "-") == 0) {
+        argument_error(args, "--save writes a binary snapshot: give a file name, not '-'");
+    }
+}
+
+/* The arguments after "run" or "resume". Returns false (having said why) when they are
+ * unusable. */
+static bool parse_run_arguments(command which, int argc, char** argv, run_options* options) {
     arguments args = {argc, argv, 0, 0};
     memset(options, 0, sizeof(*options));
+    options->command = which;
     options->steps = 60;
     options->every = 1;
     bool only_paths = false;
+    const char* kind = which == COMMAND_RUN ? "scene" : "snapshot";
     while (args.next < argc) {
         const char* argument = argv[args.next++];
         if (!only_paths && strcmp(argument, "--") == 0) {
             only_paths = true;
         } else if (!only_paths && argument[0] == '-' && argument[1] != '\0') {
             parse_option(&args, argument, options);
-        } else if (options->scene_path != NULL) {
-            argument_error(&args, "one scene file at a time: '%s' and '%s'", options->scene_path,
+        } else if (options->input_path != NULL) {
+            argument_error(&args, "one %s file at a time: '%s' and '%s'", kind, options->input_path,
                            argument);
         } else {
-            options->scene_path = argument;
+            options->input_path = argument;
         }
     }
-    if (options->scene_path == NULL) {
-        argument_error(&args, "run needs a scene file: carom run SCENE.json");
-    }
+    check_command_options(&args, options);
+    check_save_option(&args, options);
     if (options->steps_given && options->time_given) {
         argument_error(&args, "--steps and --time both say how long to run: give one");
     }
@@ -321,11 +378,6 @@ static bool steps_for_time(double time, double dt, int* out) {
     return true;
 }
 
-typedef struct outputs {
-    FILE* out;
-    FILE* trace;
-} outputs;
-
 /* "-" is stdout, written through the descriptor already open: reopening /dev/stdout would
  * truncate a file the shell redirected stdout to, and lose what came before. */
 static FILE* open_output(const char* path) {
@@ -354,67 +406,281 @@ static bool close_output(FILE* file, const char* path) {
     return ok;
 }
 
-/* Step the world `steps` times, tracing as asked. False (having said why) if a step fails. */
-static bool run_steps(const run_options* options, const scene_def* scene, carom_world_id world,
-                      const carom_body_id* body_ids, int steps, double dt, FILE* trace) {
+/* Where a run starts. For run: the scene file's state, step 0. For resume: the scene saved in
+ * the snapshot, built the same way, with the engine snapshot to restore into it and the step
+ * number it had reached. From here on both commands are one code path. */
+typedef struct start {
+    scene_def scene;        /* its bodies, in order, are the rows of every output */
+    const char* scene_text; /* the scene file's bytes as read, kept for --save */
+    size_t scene_text_size;
+    double dt;                   /* s */
+    int64_t first_step;          /* the step number of the starting state */
+    const unsigned char* engine; /* resume: the engine snapshot to restore; NULL for run */
+    size_t engine_size;
+    char* owned; /* the bytes scene_text and engine point into */
+} start;
+
+/* Step the world `steps` times, tracing as asked: the starting state first, then every step
+ * whose number is a multiple of --every, numbered on from the starting step. False (having said
+ * why) if a step fails. */
+static bool run_steps(const run_options* options, const start* from, carom_world_id world,
+                      const carom_body_id* body_ids, int steps, FILE* trace) {
     progress bar;
     progress_init(&bar, options->quiet);
     if (trace != NULL) {
         trace_write_header(trace);
-        trace_write_step(trace, scene, body_ids, 0, 0.0);
+        trace_write_step(trace, &from->scene, body_ids, from->first_step,
+                         (double)from->first_step * from->dt);
     }
-    for (int step = 1; step <= steps; ++step) {
-        if (carom_world_step(world, dt) != CAROM_OK) {
+    for (int done = 1; done <= steps; ++done) {
+        int64_t step = from->first_step + done;
+        if (carom_world_step(world, from->dt) != CAROM_OK) {
             progress_end(&bar);
-            fprintf(stderr, "carom: step %d failed: %s\n", step, carom_last_error());
+            fprintf(stderr, "carom: step %" PRId64 " failed: %s\n", step, carom_last_error());
             return false;
         }
         if (trace != NULL && step % options->every == 0) {
-            trace_write_step(trace, scene, body_ids, step, (double)step * dt);
+            trace_write_step(trace, &from->scene, body_ids, step, (double)step * from->dt);
         }
-        progress_update(&bar, step, steps);
+        progress_update(&bar, done, steps);
     }
     progress_end(&bar);
     return true;
 }
 
-/* Build the world, run it, write the outputs. The scene is valid here. */
-static int run_scene(const run_options* options, const scene_def* scene, int steps, double dt) {
-    outputs files = {NULL, NULL};
-    if ((options->out_path != NULL && (files.out = open_output(options->out_path)) == NULL) ||
-        (options->trace_path != NULL && (files.trace = open_output(options->trace_path)) == NULL)) {
-        close_output(files.out, options->out_path);
+typedef struct outputs {
+    FILE* out;
+    FILE* trace;
+    FILE* save;
+} outputs;
+
+static bool close_outputs(const run_options* options, outputs* files) {
+    bool ok = close_output(files->trace, options->trace_path);
+    ok = close_output(files->out, options->out_path) && ok;
+    ok = close_output(files->save, options->save_path) && ok;
+    return ok;
+}
+
+/* Open every output asked for, or none: false (having said why, and closed the others) when
+ * one cannot be opened. */
+static bool open_outputs(const run_options* options, outputs* files) {
+    memset(files, 0, sizeof(*files));
+    bool ok = (options->out_path == NULL || (files->out = open_output(options->out_path))) &&
+              (options->trace_path == NULL || (files->trace = open_output(options->trace_path))) &&
+              (options->save_path == NULL || (files->save = open_output(options->save_path)));
+    if (!ok) {
+        close_outputs(options, files);
+    }
+    return ok;
+}
+
+/* --save: the engine's snapshot of the world, in a container with what the command line needs
+ * besides (snapshot_file.h). False, having said why, when the engine cannot save it; a failed
+ * write is caught when the file is closed, as for the other outputs. */
+static bool save_snapshot(FILE* file, const start* from, carom_world_id world, int steps) {
+    size_t size = 0;
+    unsigned char* engine = NULL;
+    bool ok = carom_world_save(world, CAROM_SNAPSHOT_FULL, NULL, 0, &size) == CAROM_OK;
+    if (ok && (engine = malloc(size > 0 ? size : 1)) == NULL) {
+        fputs("carom: out of memory\n", stderr);
+        return false;
+    }
+    if (!ok || carom_world_save(world, CAROM_SNAPSHOT_FULL, engine, size, &size) != CAROM_OK) {
+        fprintf(stderr, "carom: the engine could not save the world: %s\n", carom_last_error());
+        free(engine);
+        return false;
+    }
+    snapshot_file snapshot = {from->dt,
+                              (uint64_t)(from->first_step + steps),
+                              from->scene.substeps,
+                              from->scene_text,
+                              from->scene_text_size,
+                              engine,
+                              size,
+                              from->scene.body_count};
+    ok = snapshot_file_size(&snapshot) <= SNAPSHOT_FILE_MAX_BYTES;
+    if (!ok) {
+        fprintf(stderr,
+                "carom: the snapshot would be %" PRIu64 " bytes, more than the %u resume "
+                "reads\n",
+                snapshot_file_size(&snapshot), SNAPSHOT_FILE_MAX_BYTES);
+    } else {
+        snapshot_file_write(file, &snapshot);
+    }
+    free(engine);
+    return ok;
+}
+
+/* Open the outputs, run the built world, write what was asked. */
+static int run_world(const run_options* options, const start* from, carom_world_id world,
+                     const carom_body_id* body_ids, int steps) {
+    outputs files;
+    if (!open_outputs(options, &files)) {
         return EXIT_RUN_FAILED;
     }
-    carom_body_id* body_ids = calloc((size_t)scene->body_count + 1, sizeof(carom_body_id));
-    carom_world_id world = carom_null_world_id;
-    int failed_body = -1;
-    bool ok = body_ids != NULL;
-    if (ok && scene_build_world(scene, &world, body_ids, &failed_body) != CAROM_OK) {
-        /* The loader checks what the engine checks; reaching this is a bug in carom. */
-        fprintf(stderr, "carom: %s: the engine refused %s%d%s: %s\n", options->scene_path,
-                failed_body >= 0 ? "bodies[" : "the world", failed_body >= 0 ? failed_body : 0,
-                failed_body >= 0 ? "]" : "", carom_last_error());
-        ok = false;
-    }
-    ok = ok && run_steps(options, scene, world, body_ids, steps, dt, files.trace);
+    bool ok = run_steps(options, from, world, body_ids, steps, files.trace);
     if (ok && files.out != NULL) {
-        state_write(files.out, scene, world, body_ids, dt);
+        state_write(files.out, &from->scene, world, body_ids, from->dt);
+    }
+    if (ok && files.save != NULL) {
+        ok = save_snapshot(files.save, from, world, steps);
     }
     if (ok && options->hash) {
-        printf("hash: %016" PRIx64 "\n", state_hash(body_ids, scene->body_count));
+        printf("hash: %016" PRIx64 "\n", state_hash(body_ids, from->scene.body_count));
         ok = close_output(stdout, "stdout"); /* flushes only: a full disk must not pass */
     }
-    ok = close_output(files.trace, options->trace_path) && ok;
-    ok = close_output(files.out, options->out_path) && ok;
-    if (!CAROM_IS_NULL(world)) {
-        carom_destroy_world(world);
-    }
-    free(body_ids);
+    ok = close_outputs(options, &files) && ok;
     return ok ? 0 : EXIT_RUN_FAILED;
 }
 
-static int command_run(int argc, char** argv) {
+/* Refusals of a snapshot's bytes are bad input; anything else (out of memory) is not. */
+static bool is_snapshot_refusal(carom_status status) {
+    return status == CAROM_ERROR_INVALID_SNAPSHOT || status == CAROM_ERROR_SNAPSHOT_VERSION ||
+           status == CAROM_ERROR_SCENE_MISMATCH;
+}
+
+/* Build the world the scene describes and, for resume, restore the saved state into it. Both
+ * commands build with the same calls in the same order, so the bodies get the same ids, and
+ * the restored world is the saved one with the scene's bodies where run had them. Returns 0 or
+ * an exit status, having said why; the world is null unless 0. */
+static int build_world(const run_options* options, const start* from, carom_world_id* world,
+                       carom_body_id* body_ids) {
+    int failed_body = -1;
+    if (scene_build_world(&from->scene, world, body_ids, &failed_body) != CAROM_OK) {
+        /* The loader checks what the engine checks; reaching this is a bug in carom. */
+        fprintf(stderr, "carom: %s: the engine refused %s%d%s: %s\n", options->input_path,
+                failed_body >= 0 ? "bodies[" : "the world", failed_body >= 0 ? failed_body : 0,
+                failed_body >= 0 ? "]" : "", carom_last_error());
+        return EXIT_RUN_FAILED;
+    }
+    if (from->engine != NULL &&
+        carom_world_restore(*world, from->engine, from->engine_size) != CAROM_OK) {
+        carom_status status = carom_last_status();
+        fprintf(stderr, "%s: the engine refused the snapshot: %s\n", options->input_path,
+                carom_last_error());
+        carom_destroy_world(*world);
+        *world = carom_null_world_id;
+        return is_snapshot_refusal(status) ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+    }
+    return 0;
+}
+
+/* Build the world, run it, write the outputs. The start is valid here. */
+static int run_from(const run_options* options, const start* from, int steps) {
+    carom_body_id* body_ids = calloc((size_t)from->scene.body_count + 1, sizeof(carom_body_id));
+    if (body_ids == NULL) {
+        fputs("carom: out of memory\n", stderr);
+        return EXIT_RUN_FAILED;
+    }
+    carom_world_id world = carom_null_world_id;
+    int status = build_world(options, from, &world, body_ids);
+    if (status == 0) {
+        status = run_world(options, from, world, body_ids, steps);
+        carom_destroy_world(world);
+    }
+    free(body_ids);
+    return status;
+}
+
+/* run: the scene file, with --dt and --substeps applied. Its bytes are kept for --save, which
+ * stores them as they were read. Returns 0 or an exit status, having said why. */
+static int load_scene_start(const run_options* options, start* from) {
+    scene_report report = {options->input_path, print_report_line, NULL, 0, 0};
+    size_t size = 0;
+    from->owned =
+        scene_read_file(options->input_path, SCENE_MAX_FILE_BYTES, "scene file", &report, &size);
+    if (from->owned == NULL || !scene_load_buffer(from->owned, size, &report, &from->scene)) {
+        return EXIT_BAD_INPUT;
+    }
+    if (options->save_path != NULL) {
+        from->scene_text = from->owned;
+        from->scene_text_size = size;
+    } else { /* up to 64 MiB that nothing needs any more */
+        free(from->owned);
+        from->owned = NULL;
+    }
+    from->dt = options->dt_given ? options->dt : from->scene.dt;
+    if (options->substeps_given) {
+        from->scene.substeps = options->substeps;
+    }
+    return 0;
+}
+
+/* The scene text saved in a snapshot, loaded as run loaded it. Its warnings were shown when it
+ * was run, so they are shown again only beside an error (which a snapshot written by carom never
+ * has). */
+static bool load_saved_scene(const char* path, const snapshot_file* snapshot, scene_def* scene) {
+    static const char suffix[] = " (saved scene)";
+    char* name = malloc(strlen(path) + sizeof(suffix));
+    if (name == NULL) {
+        fputs("carom: out of memory\n", stderr);
+        return false;
+    }
+    strcpy(name, path);
+    strcat(name, suffix);
+    scene_report quiet = {name, NULL, NULL, 0, 0};
+    bool ok = scene_load_buffer(snapshot->scene, snapshot->scene_size, &quiet, scene);
+    if (!ok) {
+        scene_report report = {name, print_report_line, NULL, 0, 0};
+        scene_load_buffer(snapshot->scene, snapshot->scene_size, &report, scene);
+    }
+    free(name);
+    return ok;
+}
+
+/* resume: the snapshot file, checked in full, and the scene saved in it, built as run built it
+ * (with the substeps it had). Returns 0 or an exit status, having said why. */
+static int load_snapshot_start(const run_options* options, start* from) {
+    scene_report report = {options->input_path, print_report_line, NULL, 0, 0};
+    size_t size = 0;
+    from->owned = scene_read_file(options->input_path, SNAPSHOT_FILE_MAX_BYTES, "snapshot file",
+                                  &report, &size);
+    if (from->owned == NULL) {
+        return EXIT_BAD_INPUT;
+    }
+    snapshot_file snapshot;
+    char reason[1024];
+    if (!snapshot_file_parse((const unsigned char*)from->owned, size, &snapshot, reason,
+                             sizeof(reason))) {
+        fprintf(stderr, "%s: %s\n", options->input_path, reason);
+        return EXIT_BAD_INPUT;
+    }
+    if (!load_saved_scene(options->input_path, &snapshot, &from->scene)) {
+        return EXIT_BAD_INPUT;
+    }
+    if (from->scene.body_count != snapshot.body_count) {
+        fprintf(stderr, "%s: corrupt snapshot: its scene has %d bodies, its engine snapshot %d\n",
+                options->input_path, from->scene.body_count, snapshot.body_count);
+        return EXIT_BAD_INPUT;
+    }
+    from->scene.substeps = snapshot.substeps;
+    from->scene_text = snapshot.scene;
+    from->scene_text_size = snapshot.scene_size;
+    from->dt = snapshot.dt;
+    from->first_step = (int64_t)snapshot.step;
+    from->engine = snapshot.engine;
+    from->engine_size = snapshot.engine_size;
+    return 0;
+}
+
+/* How many steps: --steps, or --time at the start's dt. Returns 0 or an exit status. */
+static int steps_to_run(const run_options* options, const start* from, int* steps) {
+    *steps = options->steps;
+    if (options->time_given && !steps_for_time(options->time, from->dt, steps)) {
+        fprintf(stderr, "carom: --time %g at dt %g would be more than %d steps\n", options->time,
+                from->dt, INT_MAX);
+        return EXIT_BAD_INPUT;
+    }
+    /* Only a snapshot file made by hand can start this late; run starts at 0. */
+    if ((uint64_t)from->first_step + (uint64_t)*steps > SNAPSHOT_FILE_MAX_STEP) {
+        fprintf(stderr, "carom: %d steps from step %" PRId64 " would pass step 2^53 - 1\n", *steps,
+                from->first_step);
+        return EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+static int command_run(command which, int argc, char** argv) {
     for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);
@@ -422,33 +688,31 @@ static int command_run(int argc, char** argv) {
         }
     }
     run_options options;
-    if (!parse_run_arguments(argc, argv, &options)) {
+    if (!parse_run_arguments(which, argc, argv, &options)) {
         return EXIT_BAD_INPUT;
     }
-    scene_report report = {options.scene_path, print_report_line, NULL, 0, 0};
-    scene_def scene;
-    if (!scene_load_file(options.scene_path, &report, &scene)) {
-        return EXIT_BAD_INPUT;
+    start from;
+    memset(&from, 0, sizeof(from));
+    int steps = 0;
+    int status = which == COMMAND_RUN ? load_scene_start(&options, &from)
+                                      : load_snapshot_start(&options, &from);
+    if (status == 0) {
+        status = steps_to_run(&options, &from, &steps);
     }
-    double dt = options.dt_given ? options.dt : scene.dt;
-    if (options.substeps_given) {
-        scene.substeps = options.substeps;
+    if (status == 0) {
+        status = run_from(&options, &from, steps);
     }
-    int steps = options.steps;
-    if (options.time_given && !steps_for_time(options.time, dt, &steps)) {
-        fprintf(stderr, "carom: --time %g at dt %g would be more than %d steps\n", options.time, dt,
-                INT_MAX);
-        scene_free(&scene);
-        return EXIT_BAD_INPUT;
-    }
-    int status = run_scene(&options, &scene, steps, dt);
-    scene_free(&scene);
+    scene_free(&from.scene);
+    free(from.owned);
     return status;
 }
 
 int main(int argc, char** argv) {
     if (argc >= 2 && strcmp(argv[1], "run") == 0) {
-        return command_run(argc - 2, argv + 2);
+        return command_run(COMMAND_RUN, argc - 2, argv + 2);
+    }
+    if (argc >= 2 && strcmp(argv[1], "resume") == 0) {
+        return command_run(COMMAND_RESUME, argc - 2, argv + 2);
     }
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
                       strcmp(argv[1], "help") == 0)) {

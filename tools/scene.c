@@ -1185,11 +1185,14 @@ static void report_parse_error(loader* ld, const char* data, size_t size, size_t
 
 /* ---- Public entry points ---------------------------------------------------------------- */
 
-static void report_oversized(scene_report* report, uintmax_t size) {
-    char message[128];
+/* The limit is named in the message as "(N MiB) a KIND may have": kind is "scene file" here and
+ * "snapshot file" for `carom resume`, which reads its files with scene_read_file() too. */
+static void report_oversized(scene_report* report, uintmax_t size, size_t max_bytes,
+                             const char* kind) {
+    char message[192];
     snprintf(message, sizeof(message),
-             "the file is %ju bytes, more than the %u (64 MiB) a scene file may have", size,
-             SCENE_MAX_FILE_BYTES);
+             "the file is %ju bytes, more than the %zu (%zu MiB) a %s may have", size, max_bytes,
+             max_bytes >> 20, kind);
     emit_line(report, "", false, message);
 }
 
@@ -1206,7 +1209,7 @@ bool scene_load_buffer(const char* data, size_t size, scene_report* report, scen
     scene_defaults(out);
     int errors_before = report->error_count;
     if (size > SCENE_MAX_FILE_BYTES) {
-        report_oversized(report, size);
+        report_oversized(report, size, SCENE_MAX_FILE_BYTES, "scene file");
         return false;
     }
     if (!check_text(&ld, data, size)) {
@@ -1239,9 +1242,10 @@ bool scene_load_buffer(const char* data, size_t size, scene_report* report, scen
     return true;
 }
 
-/* Read a whole file, at most SCENE_MAX_FILE_BYTES + 1 bytes so an oversized one is caught
- * without reading all of it. Pipes and devices work too: their size is found by reading. */
-static char* read_file(const char* path, size_t* size, scene_report* report) {
+/* Read a whole file, at most max_bytes + 1 bytes so an oversized one is caught without reading
+ * all of it. Pipes and devices work too: their size is found by reading. */
+char* scene_read_file(const char* path, size_t max_bytes, const char* kind, scene_report* report,
+                      size_t* size) {
     FILE* file = fopen(path, "rb");
     struct stat info;
     bool known = file != NULL && fstat(fileno(file), &info) == 0;
@@ -1256,8 +1260,8 @@ static char* read_file(const char* path, size_t* size, scene_report* report) {
         emit_line(report, "", false, message);
         return NULL;
     }
-    if (known && S_ISREG(info.st_mode) && (uintmax_t)info.st_size > SCENE_MAX_FILE_BYTES) {
-        report_oversized(report, (uintmax_t)info.st_size); /* without reading it */
+    if (known && S_ISREG(info.st_mode) && (uintmax_t)info.st_size > max_bytes) {
+        report_oversized(report, (uintmax_t)info.st_size, max_bytes, kind); /* without reading */
         fclose(file);
         return NULL;
     }
@@ -1275,11 +1279,11 @@ static char* read_file(const char* path, size_t* size, scene_report* report) {
             }
             data = grown;
         }
-        size_t limit = (size_t)SCENE_MAX_FILE_BYTES + 1 - used;
+        size_t limit = max_bytes + 1 - used;
         size_t want = capacity - used < limit ? capacity - used : limit;
         size_t got = fread(data + used, 1, want, file);
         used += got;
-        if (got < want || used > SCENE_MAX_FILE_BYTES) {
+        if (got < want || used > max_bytes) {
             break;
         }
     }
@@ -1293,11 +1297,11 @@ static char* read_file(const char* path, size_t* size, scene_report* report) {
         free(data);
         return NULL;
     }
-    if (used > SCENE_MAX_FILE_BYTES) { /* a pipe or device: its size is only known this far */
-        char message[128];
+    if (used > max_bytes) { /* a pipe or device: its size is only known this far */
+        char message[160];
         snprintf(message, sizeof(message),
-                 "the input is more than the %u bytes (64 MiB) a scene file may have",
-                 SCENE_MAX_FILE_BYTES);
+                 "the input is more than the %zu bytes (%zu MiB) a %s may have", max_bytes,
+                 max_bytes >> 20, kind);
         emit_line(report, "", false, message);
         free(data);
         return NULL;
@@ -1309,7 +1313,7 @@ static char* read_file(const char* path, size_t* size, scene_report* report) {
 bool scene_load_file(const char* path, scene_report* report, scene_def* out) {
     scene_defaults(out);
     size_t size = 0;
-    char* data = read_file(path, &size, report);
+    char* data = scene_read_file(path, SCENE_MAX_FILE_BYTES, "scene file", report, &size);
     if (data == NULL) {
         return false;
     }

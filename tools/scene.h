@@ -95,6 +95,13 @@ typedef struct scene_report {
 bool scene_load_file(const char* path, scene_report* report, scene_def* out);
 /* The same for bytes in memory (size bytes at data, no terminator needed). */
 bool scene_load_buffer(const char* data, size_t size, scene_report* report, scene_def* out);
+/* Read a whole file as scene_load_file() does (a pipe or a device too), refusing one of more
+ * than max_bytes without reading all of it; the refusal names the limit as "... (N MiB) a KIND
+ * may have". Returns the bytes (to free; not terminated) and their count in *size, or NULL after
+ * reporting why on report. `carom run` keeps a scene's bytes for --save with it, and
+ * `carom resume` reads snapshot files with it. */
+char* scene_read_file(const char* path, size_t max_bytes, const char* kind, scene_report* report,
+                      size_t* size);
 void scene_free(scene_def* scene);
 
 /* Build a world from a loaded scene: bodies in scene order, their ids in body_ids (body_count

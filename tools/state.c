@@ -147,8 +147,8 @@ void trace_write_header(FILE* file) {
     fputs("step,time,name,x,y,angle,vx,vy,w\n", file);
 }
 
-void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* body_ids, int step,
-                      double time) {
+void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* body_ids,
+                      int64_t step, double time) {
     char time_text[FORMAT_DOUBLE_SIZE];
     format_double(time, time_text);
     for (int i = 0; i < scene->body_count; ++i) {
@@ -161,7 +161,7 @@ void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* b
         carom_vec2 velocity = carom_body_get_linear_velocity(id);
         double values[6] = {position.x, position.y, carom_body_get_angle(id),
                             velocity.x, velocity.y, carom_body_get_angular_velocity(id)};
-        fprintf(file, "%d,%s,", step, time_text);
+        fprintf(file, "%" PRId64 ",%s,", step, time_text);
         write_csv_field(file, scene_body_label(scene, i, label, sizeof(label)));
         for (int v = 0; v < 6; ++v) {
             fputc(',', file);

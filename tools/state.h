@@ -18,8 +18,8 @@ void state_write(FILE* file, const scene_def* scene, carom_world_id world,
 
 /* The trace: a CSV header, then per recorded step one row per dynamic body. */
 void trace_write_header(FILE* file);
-void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* body_ids, int step,
-                      double time);
+void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* body_ids,
+                      int64_t step, double time);
 
 /* FNV-1a 64 over, for each body in scene order, the IEEE-754 bits of x, y (origin position),
  * cos, sin (rotation), vx, vy (center-of-mass velocity) and w, each as 8 bytes least

@@ -3,7 +3,8 @@
 
 Meson runs one group per test (tests/meson.build):
     CAROM=build/tools/carom python3 tests/cli/run_tests.py GROUP
-Groups: bad, arguments, good, state, trace, hash, time, load, progress.
+Groups: bad, arguments, good, state, trace, hash, time, load, progress, snapshot (--save and
+carom resume).
 Every check that fails is printed; the exit status is 1 if any did.
 CAROM_SANITIZE names the build's sanitizers ("none" or empty when there are none): the time
 limits of the load group are for an optimised build and are loosened under sanitizers."""
@@ -547,9 +548,325 @@ def group_progress():
         check(status == 0 and err == "", "no progress line when stderr is not a terminal")
 
 
+# ---- snapshot -------------------------------------------------------------------------------
+
+# Bodies that fall asleep early: boxes resting on the ground from the start and a ball dropped
+# on one of them. At step 300 (5 s) they all sleep, and a ball dropped from 150 m is still
+# falling: it lands on the stack on the right at about step 330 and wakes it. So a run saved at
+# step 300 saves sleeping islands, which resume must wake exactly as the long run does.
+UNIT_BOX = {"type": "box", "half_extents": [0.5, 0.5]}
+SLEEPY_SCENE = {
+    "version": 1,
+    "bodies": [
+        {"name": "ground", "type": "static",
+         "shapes": [{"type": "box", "half_extents": [20, 0.5], "center": [0, -0.5]}]},
+        {"name": "left", "position": [-3, 0.5], "shapes": [UNIT_BOX]},
+        {"name": "right", "position": [3, 0.5], "shapes": [UNIT_BOX]},
+        {"name": "on top", "position": [3, 1.5], "shapes": [UNIT_BOX]},
+        {"name": "ball", "position": [-3, 2], "shapes": [{"type": "circle", "radius": 0.5}]},
+        {"name": "late", "position": [3.2, 150], "shapes": [{"type": "circle", "radius": 0.5}]},
+    ],
+}
+
+SNAPSHOT_HEAD = struct.Struct("<8sIIdQQ")  # magic, version, substeps, dt, steps, scene size
+
+
+def fnv1a(data):
+    value = 0xcbf29ce484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def parse_snapshot(data):
+    """The layout documented in docs/cli.md, read independently of carom."""
+    magic, version, substeps, dt, steps, scene_size = SNAPSHOT_HEAD.unpack_from(data, 0)
+    offset = SNAPSHOT_HEAD.size
+    scene = data[offset:offset + scene_size]
+    offset += scene_size
+    (engine_size,) = struct.unpack_from("<Q", data, offset)
+    engine_offset = offset + 8
+    offset = engine_offset + engine_size
+    (checksum,) = struct.unpack_from("<Q", data, offset)
+    return {"magic": magic, "version": version, "substeps": substeps, "dt": dt, "steps": steps,
+            "scene": scene, "engine_offset": engine_offset, "engine_size": engine_size,
+            "checksum": checksum, "end": offset + 8, "covered": offset}
+
+
+def with_checksum(data):
+    """data (a snapshot file with some bytes changed) with its checksum made right again."""
+    fields = parse_snapshot(data)
+    return data[:fields["covered"]] + struct.pack("<Q", fnv1a(data[:fields["covered"]]))
+
+
+def hash_of(args):
+    out, _ = run_ok(args + ["--hash"])
+    check(re.fullmatch(r"hash: [0-9a-f]{16}\n", out) is not None, f"{args}: hash line {out!r}")
+    return out
+
+
+def check_split_run(scene, scratch, first, second, extra=()):
+    """run first + resume second must end where run first + second ends, bit for bit."""
+    extra = list(extra)
+    save = os.path.join(scratch, "split.snap")
+    whole = hash_of(["run", scene, "--steps", str(first + second)] + extra)
+    run_ok(["run", scene, "--steps", str(first), "--save", save] + extra)
+    resumed = hash_of(["resume", save, "--steps", str(second)])
+    print(f"{' '.join([os.path.basename(scene)] + extra)}: run {first + second}: {whole.strip()}; "
+          f"run {first} + resume {second}: {resumed.strip()}")
+    check(resumed == whole, f"{scene} {extra}: run {first} + resume {second} gave {resumed!r}, "
+          f"run {first + second} gave {whole!r}")
+    return whole
+
+
+def snapshot_hashes(scratch):
+    sleepy = os.path.join(scratch, "sleepy.json")
+    with open(sleepy, "w") as file:
+        json.dump(SLEEPY_SCENE, file)
+    # At the split every body of the sleepy scene but the late ball is at rest (asleep:
+    # velocities exactly 0); by step 600 the late ball has knocked the stack over.
+    state = os.path.join(scratch, "sleepy_300.json")
+    final = os.path.join(scratch, "sleepy_600.json")
+    run_ok(["run", sleepy, "--steps", "300", "--out", state])
+    run_ok(["run", sleepy, "--steps", "600", "--out", final])
+    at_300 = {body["name"]: body for body in load_json(state)["bodies"]}
+    at_600 = {body["name"]: body for body in load_json(final)["bodies"]}
+    check(all((body["linear_velocity"] == [0, 0] and body["angular_velocity"] == 0) ==
+              (name != "late") for name, body in at_300.items()),
+          "the sleepy scene at step 300: all at rest but the late ball")
+    check(at_600["on top"]["position"] != at_300["on top"]["position"],
+          "the sleepy scene: the late ball wakes the stack")
+    for scene in state_scenes() + [sleepy]:
+        check_split_run(scene, scratch, 300, 300)
+    ball_drop = os.path.join(SCENES, "ball_drop.json")
+    check_split_run(ball_drop, scratch, 0, 600)  # a snapshot before the first step
+    check_split_run(ball_drop, scratch, 300, 0)  # resume for no steps: the saved state
+    check_split_run(ball_drop, scratch, 45, 75, ["--dt", "0.01", "--substeps", "2"])
+    box_stack = os.path.join(SCENES, "box_stack.json")
+    check_split_run(box_stack, scratch, 150, 150, ["--substeps", "1"])
+    # Saving does not change the run.
+    save = os.path.join(scratch, "unused.snap")
+    check(hash_of(["run", box_stack, "--steps", "200", "--save", save]) ==
+          hash_of(["run", box_stack, "--steps", "200"]), "--save changes the run's hash")
+
+
+def snapshot_chain(scratch):
+    """run 100 -> resume 100 -> resume 100 is run 300; and resume --time is run's --time."""
+    for scene in (os.path.join(SCENES, "billiards.json"), os.path.join(SCENES, "box_stack.json")):
+        a, b = os.path.join(scratch, "a.snap"), os.path.join(scratch, "b.snap")
+        run_ok(["run", scene, "--steps", "100", "--save", a])
+        run_ok(["resume", a, "--steps", "100", "--save", b])
+        chained = hash_of(["resume", b, "--steps", "100"])
+        whole = hash_of(["run", scene, "--steps", "300"])
+        print(f"{os.path.basename(scene)}: run 300: {whole.strip()}; run 100 + resume 100 + "
+              f"resume 100: {chained.strip()}")
+        check(chained == whole, f"{scene}: run 100 + resume 100 + resume 100 gave {chained!r}, "
+              f"run 300 gave {whole!r}")
+        check(parse_snapshot(open(b, "rb").read())["steps"] == 200,
+              "a snapshot saved by resume counts the steps before it")
+    ball_drop = os.path.join(SCENES, "ball_drop.json")
+    a = os.path.join(scratch, "a.snap")
+    run_ok(["run", ball_drop, "--time", "1", "--save", a])
+    check(hash_of(["resume", a, "--time", "1.5"]) == hash_of(["run", ball_drop, "--time", "2.5"]),
+          "run --time 1 + resume --time 1.5 is not run --time 2.5")
+
+
+def snapshot_outputs(scratch):
+    """resume writes its trace, state file and hash as the long run does from the same step."""
+    scene = os.path.join(HERE, "good", "everything.json")
+    save = os.path.join(scratch, "e.snap")
+    long_trace, trace = os.path.join(scratch, "long.csv"), os.path.join(scratch, "t.csv")
+    long_state, state = os.path.join(scratch, "long.json"), os.path.join(scratch, "s.json")
+    run_ok(["run", scene, "--steps", "600", "--trace", long_trace, "--out", long_state])
+    run_ok(["run", scene, "--steps", "300", "--save", save])
+    run_ok(["resume", save, "--steps", "300", "--trace", trace, "--out", state])
+    with open(long_state, "rb") as a, open(state, "rb") as b:
+        check(a.read() == b.read(), "resume --out differs from run 600 --out")
+    long_rows, rows = read_trace(long_trace), read_trace(trace)
+    check(rows[0] == long_rows[0], "resume's trace has the same header")
+    # Step 300 (the state resumed from) and every step after it, the same text to the digit.
+    check(rows[1:] == [row for row in long_rows[1:] if int(row[0]) >= 300],
+          "resume's trace is not run 600's trace from step 300 on")
+    check(int(rows[1][0]) == 300 and int(rows[-1][0]) == 600,
+          f"resume's trace runs from step {rows[1][0]} to {rows[-1][0]}, expected 300 to 600")
+    # --every K: the state resumed from, then the multiples of K after it.
+    out, _ = run_ok(["resume", save, "--steps", "20", "--trace", "-", "--every", "7"])
+    steps = sorted({int(row[0]) for row in list(csv.reader(io.StringIO(out)))[1:]})
+    check(steps == [300, 301, 308, 315], f"resume --every 7 from step 300 recorded {steps}")
+    # The container, byte by byte as docs/cli.md describes it.
+    with open(save, "rb") as file:
+        data = file.read()
+    fields = parse_snapshot(data)
+    with open(scene, "rb") as file:
+        scene_bytes = file.read()
+    check(fields["magic"] == b"CAROMCLI" and fields["version"] == 1, "snapshot magic, version")
+    check(fields["substeps"] == 6 and fields["dt"] == 0.01 and fields["steps"] == 300,
+          f"snapshot substeps, dt, steps: {fields['substeps']}, {fields['dt']}, {fields['steps']}")
+    check(fields["scene"] == scene_bytes, "the snapshot holds the scene file's bytes as read")
+    check(fields["end"] == len(data) and fields["checksum"] == fnv1a(data[:fields["covered"]]),
+          "the snapshot ends with the FNV-1a 64 of everything before it")
+
+
+def check_resume_refused(args, cwd, expected, label):
+    """Exit 2, nothing on stdout, exactly the expected stderr (a string, or a pattern for the
+    whole of it), no output files."""
+    status, out, err = run(["resume"] + args + ["--out", "state.json", "--trace", "trace.csv",
+                                                "--save", "again.snap", "--hash"], cwd=cwd)
+    check(status == 2, f"{label}: exit {status}, expected 2")
+    check(out == "", f"{label}: printed on stdout:\n{out}")
+    matches = (expected.fullmatch(err) is not None if isinstance(expected, re.Pattern)
+               else err == expected)
+    check(matches, f"{label}: stderr\n{err}expected\n{expected}")
+    for name in ("state.json", "trace.csv", "again.snap"):
+        check(not os.path.exists(os.path.join(cwd, name)), f"{label}: {name} was written")
+
+
+def snapshot_refusals(scratch):
+    ball_drop = os.path.join(SCENES, "ball_drop.json")
+    run_ok(["run", ball_drop, "--steps", "90", "--save", os.path.join(scratch, "good.snap")])
+    with open(os.path.join(scratch, "good.snap"), "rb") as file:
+        good = file.read()
+    fields = parse_snapshot(good)
+    scene_end = SNAPSHOT_HEAD.size + len(fields["scene"])
+    engine_at = fields["engine_offset"]
+
+    def write(name, data):
+        with open(os.path.join(scratch, name), "wb") as file:
+            file.write(data)
+
+    def flipped(data, offset):
+        return data[:offset] + bytes([data[offset] ^ 0x10]) + data[offset + 1:]
+
+    size = len(good)
+    cases = [
+        ("missing.snap", None, "missing.snap: cannot read the file: No such file or directory\n"),
+        ("empty.snap", b"", "empty.snap: not a carom snapshot: the file is empty\n"),
+        ("scene.snap", open(ball_drop, "rb").read(),
+         'scene.snap: not a carom snapshot: it does not start with "CAROMCLI" (a snapshot is '
+         "written by carom run --save; a scene file is run with carom run)\n"),
+        ("magic.snap", b"CAROMCLX" + good[8:],
+         'magic.snap: not a carom snapshot: it does not start with "CAROMCLI" (a snapshot is '
+         "written by carom run --save; a scene file is run with carom run)\n"),
+        ("short.snap", good[:5], "short.snap: truncated or corrupt snapshot: the magic (8 bytes "
+         "from byte 0) runs past the end of the file (5 bytes)\n"),
+        ("head.snap", good[:20], "head.snap: truncated or corrupt snapshot: the dt (8 bytes from "
+         "byte 16) runs past the end of the file (20 bytes)\n"),
+        ("scene_cut.snap", good[:100], f"scene_cut.snap: truncated or corrupt snapshot: the scene "
+         f"text ({len(fields['scene'])} bytes from byte 40) runs past the end of the file (100 "
+         "bytes)\n"),
+        ("engine_cut.snap", good[:engine_at + 10], "engine_cut.snap: truncated or corrupt "
+         f"snapshot: the engine snapshot ({fields['engine_size']} bytes from byte {engine_at}) "
+         f"runs past the end of the file ({engine_at + 10} bytes)\n"),
+        ("checksum_cut.snap", good[:-3], "checksum_cut.snap: truncated or corrupt snapshot: the "
+         f"checksum (8 bytes from byte {size - 8}) runs past the end of the file ({size - 3} "
+         "bytes)\n"),
+        ("trailing.snap", good + b"\n",
+         f"trailing.snap: corrupt snapshot: 1 byte after its end (byte {size})\n"),
+        ("version.snap", good[:8] + struct.pack("<I", 2) + good[12:],
+         "version.snap: snapshot file format version 2; this carom reads version 1\n"),
+        ("scene_flip.snap", flipped(good, scene_end - 20),
+         "scene_flip.snap: corrupt snapshot: the checksum does not match the contents\n"),
+        ("engine_flip.snap", flipped(good, engine_at + fields["engine_size"] // 2),
+         "engine_flip.snap: corrupt snapshot: the checksum does not match the contents\n"),
+        ("substeps.snap", with_checksum(good[:12] + struct.pack("<I", 65) + good[16:]),
+         "substeps.snap: corrupt snapshot: substeps 65, not 0 to 64\n"),
+        ("dt.snap", with_checksum(good[:16] + struct.pack("<d", -0.5) + good[24:]),
+         "dt.snap: corrupt snapshot: dt -0.5, not > 0 and at most 1e12\n"),
+        ("steps.snap", with_checksum(good[:24] + struct.pack("<Q", 2**53) + good[32:]),
+         "steps.snap: corrupt snapshot: step count 9007199254740992, more than 2^53 - 1\n"),
+        # A scene error has a place to be reported: the same length, so only the checksum changes.
+        ("bad_scene.snap", with_checksum(good.replace(b'"radius": 0.5', b'"radius":-0.5', 1)),
+         "bad_scene.snap (saved scene): bodies[1].shapes[0].radius: must be > 0, got -0.5\n"),
+    ]
+    cases += engine_refusals(scratch, good, fields)
+    for name, data, expected in cases:
+        if data is not None:
+            write(name, data)
+        check_resume_refused([name], scratch, expected, f"resume {name}")
+    with open(os.path.join(scratch, "huge.snap"), "wb") as file:
+        file.truncate(300 * 1000 * 1000)  # sparse: refused from its size, never read
+    check_resume_refused(["huge.snap"], scratch, "huge.snap: the file is 300000000 bytes, more "
+                         "than the 268435456 (256 MiB) a snapshot file may have\n", "resume huge")
+    # Output trouble is not bad input: exit 1 before anything runs, nothing on stdout.
+    for args in (["run", ball_drop], ["resume", "good.snap"]):
+        status, out, err = run(args + ["--save", "/nonexistent/dir/x.snap", "--hash"],
+                               cwd=scratch)
+        check(status == 1 and out == "" and
+              err == "carom: cannot write '/nonexistent/dir/x.snap': No such file or directory\n",
+              f"{args[0]} --save to an unwritable path: exit {status}, stderr {err!r}")
+
+
+def engine_refusals(scratch, good, fields):
+    """Snapshot files whose container is right (checksum made right again) but whose engine part
+    is not: the engine's own checks refuse them, and resume passes its message on."""
+    engine_at = fields["engine_offset"]
+    # A bit flipped in the engine's scene part payload (after its 32-byte header): the engine's
+    # part checksum catches it. Its message holds both checksums, which depend on the engine's
+    # encoding, so they are matched as hex digits.
+    flipped = bytearray(good)
+    flipped[engine_at + 40] ^= 0x10
+    # Another engine format version (the u16 after the part's 4-byte magic).
+    other_version = bytearray(good)
+    other_version[engine_at + 4:engine_at + 6] = struct.pack("<H", 99)
+    # Another scene's engine snapshot behind this scene's text.
+    other = os.path.join(scratch, "other.snap")
+    run_ok(["run", os.path.join(SCENES, "box_stack.json"), "--steps", "1", "--save", other])
+    with open(other, "rb") as file:
+        other_data = file.read()
+    other_fields = parse_snapshot(other_data)
+    swapped = (good[:engine_at - 8] + struct.pack("<Q", other_fields["engine_size"]) +
+               other_data[other_fields["engine_offset"]:other_fields["covered"]] + bytes(8))
+    return [
+        ("engine_bits.snap", with_checksum(bytes(flipped)), re.compile(
+            r"engine_bits\.snap: the engine refused the snapshot: snapshot: the scene part's "
+            r"checksum is [0-9a-f]{16} but its bytes give [0-9a-f]{16}: it was damaged\n")),
+        ("engine_version.snap", with_checksum(bytes(other_version)),
+         "engine_version.snap: the engine refused the snapshot: snapshot: the scene part is "
+         "format version 99; this build of carom reads version 1\n"),
+        ("swapped.snap", with_checksum(swapped), "swapped.snap: corrupt snapshot: its scene has "
+         "4 bodies, its engine snapshot 11\n"),
+    ]
+
+
+def snapshot_arguments(scratch):
+    see_help = "carom: see 'carom --help'\n"
+    refused = [
+        (["resume"], "carom: resume needs a snapshot file: carom resume SNAPSHOT\n" + see_help),
+        (["resume", "a.snap", "--dt", "0.01", "--substeps", "2"],
+         "carom: resume continues with the dt and substeps of the snapshot: --dt cannot be "
+         "given\ncarom: resume continues with the dt and substeps of the snapshot: --substeps "
+         "cannot be given\n" + see_help),
+        (["resume", "a.snap", "b.snap"],
+         "carom: one snapshot file at a time: 'a.snap' and 'b.snap'\n" + see_help),
+        (["resume", "a.snap", "--save", "-"],
+         "carom: --save writes a binary snapshot: give a file name, not '-'\n" + see_help),
+        (["run", os.path.join(SCENES, "ball_drop.json"), "--save", "a.snap", "--save", "b.snap"],
+         "carom: --save is given twice\n" + see_help),
+        (["resume", "a.snap", "--steps", "1", "--time", "1"],
+         "carom: --steps and --time both say how long to run: give one\n" + see_help),
+    ]
+    for args, expected in refused:
+        status, out, err = run(args, cwd=scratch)
+        label = "carom " + " ".join(args)
+        check(status == 2 and out == "" and err == expected,
+              f"{label}: exit {status}, stdout {out!r}, stderr\n{err}expected\n{expected}")
+    status, out, err = run(["resume", "--help"])
+    check(status == 0 and out.startswith("usage: carom run") and "carom resume SNAPSHOT" in out,
+          "carom resume --help prints the usage")
+
+
+def group_snapshot():
+    with tempfile.TemporaryDirectory() as scratch:
+        snapshot_hashes(scratch)
+        snapshot_chain(scratch)
+        snapshot_outputs(scratch)
+        snapshot_refusals(scratch)
+        snapshot_arguments(scratch)
+
+
 GROUPS = {"bad": group_bad, "arguments": group_arguments, "good": group_good,
           "state": group_state, "trace": group_trace, "hash": group_hash, "time": group_time,
-          "load": group_load, "progress": group_progress}
+          "load": group_load, "progress": group_progress, "snapshot": group_snapshot}
 
 if __name__ == "__main__":
     names = sys.argv[1:] or list(GROUPS)

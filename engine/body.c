@@ -7,6 +7,7 @@
 #include "ds.h"
 #include "world.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -138,13 +139,16 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
             inertia_about_origin += data.rotational_inertia +
                                     data.mass * carom_dot(data.center, data.center);
         }
-        if (mass > 0.0) {
+        /* A mass below the smallest normal double (a density of 1e-320, a circle of radius
+         * 1e-160) has no finite inverse and would put NaN in the world: such a body counts as
+         * massless, which the step refuses with a message. Likewise a subnormal inertia. */
+        if (mass >= DBL_MIN) {
             body->mass = mass;
             body->inv_mass = 1.0 / mass;
             body->local_center = carom_scale(1.0 / mass, weighted_center);
             body->inertia = inertia_about_origin -
                             mass * carom_dot(body->local_center, body->local_center);
-            body->inv_inertia = body->inertia > 0.0 ? 1.0 / body->inertia : 0.0;
+            body->inv_inertia = body->inertia >= DBL_MIN ? 1.0 / body->inertia : 0.0;
         } else {
             body->massless = true;
         }

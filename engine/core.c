@@ -4,6 +4,7 @@
 #include "core.h"
 
 #define STB_DS_IMPLEMENTATION
+#include "carom/types.h"
 #include "ds.h"
 
 #include <math.h>
@@ -132,6 +133,17 @@ carom_status carom_check_non_negative(double value, const char* what) {
     carom_status status = carom_check_finite(value, what);
     if (status == CAROM_OK && value < 0.0) {
         status = carom_fail(CAROM_ERROR_OUT_OF_RANGE, "%s is %g: it must be >= 0", what, value);
+    }
+    return status;
+}
+
+carom_status carom_check_density(double value, const char* what) {
+    carom_status status = carom_check_non_negative(value, what);
+    if (status == CAROM_OK && value != 0.0 && value < CAROM_MIN_DENSITY) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "%s is %g kg/m^2: it must be 0 (no mass) or at least %g, below which "
+                            "a body is too light for a step to stay finite",
+                            what, value, CAROM_MIN_DENSITY);
     }
     return status;
 }

@@ -51,6 +51,8 @@ carom_status carom_check_finite_vec2(double x, double y, const char* what);
 carom_status carom_check_non_negative(double value, const char* what);
 carom_status carom_check_positive(double value, const char* what);
 carom_status carom_check_unit_interval(double value, const char* what);
+/* A shape density: 0 (no mass) or from CAROM_MIN_DENSITY up. */
+carom_status carom_check_density(double value, const char* what);
 
 /* Smaller and larger of two doubles. Not libm's fmin/fmax: those may return either zero for
  * (+0, -0), and different libms choose differently, which would change result bits between

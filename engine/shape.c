@@ -126,7 +126,7 @@ static carom_status check_shape_def(const carom_shape_def* def) {
                           "shape def was not made by carom_default_shape_def(): start from it "
                           "and change the fields you need");
     }
-    carom_status status = carom_check_non_negative(def->density, "shape density");
+    carom_status status = carom_check_density(def->density, "shape density");
     if (status == CAROM_OK) {
         status = carom_check_non_negative(def->friction, "shape friction");
     }
@@ -207,6 +207,12 @@ carom_shape_id carom_create_circle_shape(carom_body_id body_id, const carom_shap
     if (carom_check_finite_vec2(circle->center.x, circle->center.y, "circle center") !=
             CAROM_OK ||
         carom_check_positive(circle->radius, "circle radius") != CAROM_OK) {
+        return carom_null_shape_id;
+    }
+    if (circle->radius < CAROM_MIN_RADIUS) {
+        carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                   "circle radius is %g m: it must be at least %g m (CAROM_MIN_RADIUS)",
+                   circle->radius, CAROM_MIN_RADIUS);
         return carom_null_shape_id;
     }
     carom_shape geometry;
@@ -471,7 +477,7 @@ carom_status carom_shape_set_density(carom_shape_id id, double density) {
     if (shape == NULL) {
         return carom_last_status();
     }
-    carom_status status = carom_check_non_negative(density, "shape density");
+    carom_status status = carom_check_density(density, "shape density");
     if (status == CAROM_OK) {
         shape->density = density;
         world->scene_revision += 1;

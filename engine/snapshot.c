@@ -87,6 +87,7 @@ typedef struct writer {
     uint8_t* data;
     size_t capacity;
     size_t size;
+    int bad_body; /* a body whose pose cannot be written (non-finite: a world that blew up), or -1 */
 } writer;
 
 static void put_u8(writer* w, uint8_t value) {
@@ -397,12 +398,12 @@ static void end_part(writer* w, size_t start, bool is_scene, uint64_t scene_chec
     if (w->size > w->capacity) {
         return;
     }
-    writer counts = {w->data + start + HEADER_SIZE, COUNTS_SIZE, 0};
+    writer counts = {w->data + start + HEADER_SIZE, COUNTS_SIZE, 0, -1};
     put_le(&counts, body_count, 4);
     put_le(&counts, second_count, 4);
     put_le(&counts, step_count, 4);
     uint64_t checksum = carom_snapshot_checksum(w->data + start + HEADER_SIZE, payload_size);
-    writer header = {w->data + start, HEADER_SIZE, 0};
+    writer header = {w->data + start, HEADER_SIZE, 0, -1};
     memcpy(header.data, is_scene ? SCENE_MAGIC : STATE_MAGIC, 4);
     header.size = 4;
     put_le(&header, CAROM_SNAPSHOT_VERSION, 2);
@@ -474,6 +475,14 @@ static carom_status read_part_header(const uint8_t* data, size_t size, size_t at
     out->body_count = (uint32_t)get_le(&counts, 4);
     out->second_count = (uint32_t)get_le(&counts, 4);
     out->step_count = (uint32_t)get_le(&counts, 4);
+    if (out->body_count > INT32_MAX || out->second_count > INT32_MAX ||
+        out->step_count > INT32_MAX) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: the %s part's counts (%u, %u, %u) are beyond what a world "
+                          "holds",
+                          is_scene ? "scene" : "state", out->body_count, out->second_count,
+                          out->step_count);
+    }
     return CAROM_OK;
 }
 
@@ -667,10 +676,10 @@ static void write_scene_part(writer* w, const carom_world* world, uint64_t* chec
 /* The checksum of the world's scene part, recomputed only after the scene changed. */
 static uint64_t scene_checksum(carom_world* world) {
     if (world->scene_checksum_revision != world->scene_revision) {
-        writer measure = {NULL, 0, 0};
+        writer measure = {NULL, 0, 0, -1};
         write_scene_part(&measure, world, NULL);
         arrsetlen(world->snapshot_scratch, measure.size);
-        writer w = {world->snapshot_scratch, measure.size, 0};
+        writer w = {world->snapshot_scratch, measure.size, 0, -1};
         write_scene_part(&w, world, &world->scene_checksum);
         world->scene_checksum_revision = world->scene_revision;
     }
@@ -798,10 +807,7 @@ static void read_geometry(reader* r, carom_shape* shape, int id) {
     switch (shape->type) {
     case CAROM_SHAPE_CIRCLE:
         shape->circle.center = get_vec2(r, "circle center of shape", id);
-        shape->circle.radius = get_number(r, 0.0, "circle radius of shape", id);
-        if (!r->failed && !(shape->circle.radius > 0.0)) {
-            reader_fail(r, "circle radius of shape %d is 0", id);
-        }
+        shape->circle.radius = get_number(r, CAROM_MIN_RADIUS, "circle radius of shape", id);
         break;
     case CAROM_SHAPE_POLYGON: {
         carom_polygon* p = &shape->polygon;
@@ -863,6 +869,10 @@ static void read_shape(reader* r, carom_shape* shape, int id, int body_slots, in
     shape->hit_speed_threshold = get_number(r, 0.0, "hit speed threshold of shape", id);
     shape->surface_grip = get_number(r, 0.0, "surface grip of shape", id);
     shape->density = get_number(r, 0.0, "density of shape", id);
+    if (!r->failed && shape->density != 0.0 && shape->density < CAROM_MIN_DENSITY) {
+        reader_fail(r, "density of shape %d is %g: it must be 0 or at least %g", id,
+                    shape->density, CAROM_MIN_DENSITY);
+    }
     shape->friction = get_number(r, 0.0, "friction of shape", id);
     shape->restitution = get_number(r, 0.0, "restitution of shape", id);
     if (!r->failed && shape->restitution > 1.0) {
@@ -1033,11 +1043,18 @@ static void read_scene(reader* r, scene_data* scene, uint8_t** marks) {
 
 /* ---- The state part --------------------------------------------------------------------- */
 
-/* The fat box's sides in quanta from the tight box rounded outward. */
-static int64_t fat_offset(double tight, double fat, bool lower) {
+/* The fat box's sides in quanta from the tight box rounded outward; false when that is no
+ * whole number a snapshot can hold (a pose that is not finite). */
+static bool fat_offset(double tight, double fat, bool lower, int64_t* out) {
     double scale = 1.0 / CAROM_AABB_QUANTUM;
     double rounded = lower ? floor(tight * scale) : ceil(tight * scale);
-    return lower ? (int64_t)(rounded - fat * scale) : (int64_t)(fat * scale - rounded);
+    double offset = lower ? rounded - fat * scale : fat * scale - rounded;
+    if (!(fabs(offset) <= (double)MAX_FAT_OFFSET)) {
+        *out = 0;
+        return false;
+    }
+    *out = (int64_t)offset;
+    return true;
 }
 
 static double fat_side(double tight, int64_t offset, bool lower) {
@@ -1049,12 +1066,19 @@ static double fat_side(double tight, int64_t offset, bool lower) {
 static void write_fat_box(writer* w, const carom_shape* shape, const carom_proxy* proxy) {
     carom_aabb tight = shape->aabb;
     carom_aabb fat = proxy->fat_aabb;
-    int64_t lower_x = fat_offset(tight.lower.x, fat.lower.x, true);
+    const double tight_sides[4] = {tight.lower.x, tight.lower.y, tight.upper.x, tight.upper.y};
+    const double fat_sides[4] = {fat.lower.x, fat.lower.y, fat.upper.x, fat.upper.y};
+    int64_t offsets[4];
+    for (int i = 0; i < 4; ++i) {
+        if (!fat_offset(tight_sides[i], fat_sides[i], i < 2, &offsets[i]) && w->bad_body < 0) {
+            w->bad_body = shape->body;
+        }
+    }
     /* the moved flag rides in the lowest bit of the first offset */
-    put_svar(w, (int64_t)((uint64_t)lower_x << 1) | (proxy->moved ? 1 : 0));
-    put_svar(w, fat_offset(tight.lower.y, fat.lower.y, true));
-    put_svar(w, fat_offset(tight.upper.x, fat.upper.x, false));
-    put_svar(w, fat_offset(tight.upper.y, fat.upper.y, false));
+    put_svar(w, (int64_t)((uint64_t)offsets[0] << 1) | (proxy->moved ? 1 : 0));
+    for (int i = 1; i < 4; ++i) {
+        put_svar(w, offsets[i]);
+    }
 }
 
 static void write_body_state(writer* w, const carom_world* world, const carom_body* body) {
@@ -1455,6 +1479,10 @@ static void read_state(reader* r, const scene_view* view, state_data* state) {
     }
     state->step_count = (int)steps;
     state->cell_size = get_number(r, 0.0, "chosen cell size of world", 0);
+    if (!r->failed && state->cell_size != 0.0 && state->cell_size < CAROM_MIN_CELL_SIZE) {
+        reader_fail(r, "the grid's cell size is %g m: it must be 0 or at least %g m",
+                    state->cell_size, CAROM_MIN_CELL_SIZE);
+    }
     if (r->failed) {
         return;
     }
@@ -1716,7 +1744,7 @@ carom_status carom_world_save(carom_world_id id, carom_snapshot_parts parts, voi
                           "snapshot parts is %d: use CAROM_SNAPSHOT_STATE, _SCENE or _FULL",
                           (int)parts);
     }
-    writer w = {buffer, buffer != NULL ? capacity : 0, 0};
+    writer w = {buffer, buffer != NULL ? capacity : 0, 0, -1};
     if (parts & CAROM_SNAPSHOT_SCENE) {
         uint64_t checksum = 0;
         write_scene_part(&w, world, buffer != NULL ? &checksum : NULL);
@@ -1730,6 +1758,12 @@ carom_status carom_world_save(carom_world_id id, carom_snapshot_parts parts, voi
         write_state_part(&w, world, buffer != NULL ? scene_checksum(world) : 0);
     }
     *size = w.size;
+    if (w.bad_body >= 0) {
+        return carom_fail(CAROM_ERROR_NOT_FINITE,
+                          "body %d has a pose that is not finite (the world blew up): it cannot "
+                          "be saved",
+                          w.bad_body);
+    }
     if (buffer != NULL && w.size > capacity) {
         return carom_fail(CAROM_ERROR_BUFFER_TOO_SMALL,
                           "snapshot needs %zu bytes but the buffer has %zu", w.size, capacity);

@@ -76,6 +76,12 @@ carom_status carom_check_world_def(const carom_world_def* def) {
     if (status == CAROM_OK) {
         status = carom_check_non_negative(def->cell_size, "world cell_size");
     }
+    if (status == CAROM_OK && def->cell_size != 0.0 && def->cell_size < CAROM_MIN_CELL_SIZE) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "world cell_size is %g m: it must be 0 (chosen by the engine) or at "
+                            "least %g m",
+                            def->cell_size, CAROM_MIN_CELL_SIZE);
+    }
     if (status == CAROM_OK) {
         status = carom_check_non_negative(def->restitution_threshold,
                                           "world restitution_threshold");

@@ -71,6 +71,15 @@ Test(api, world_def_with_bad_numbers_is_refused) {
     def.cell_size = -1.0;
     cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
     cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    /* a cell too small for its inverse to be finite (found by fuzzing the snapshot loader) */
+    def.cell_size = 1.3e-315;
+    cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "cell_size"), NULL);
+    def.cell_size = CAROM_MIN_CELL_SIZE;
+    carom_world_id smallest = carom_create_world(&def);
+    cr_assert(!CAROM_IS_NULL(smallest));
+    carom_destroy_world(smallest);
     def = carom_default_world_def();
     def.contact_hertz = INFINITY;
     cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
@@ -223,6 +232,34 @@ Test(api, dynamic_body_without_mass_cannot_be_stepped) {
                  "destroying the only massive shape makes it massless again");
     carom_destroy_body(empty);
     cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+
+    /* Bodies too light for a step to stay finite cannot be made (found by fuzzing the snapshot
+     * loader: a density of 1e-320 gave a NaN center of mass, 1e-61 with a force blew up). */
+    carom_world_def light_def = carom_default_world_def();
+    carom_world_id light = carom_create_world(&light_def);
+    carom_body_id feather = carom_create_body(light, &def);
+    carom_shape_def wisp = carom_default_shape_def();
+    wisp.density = 1e-320;
+    cr_assert_eq(shape_status(carom_create_box_shape(feather, &wisp, 1.0, 1.0,
+                                                     carom_v2(0.0, 0.0), 0.0)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "density"), NULL);
+    wisp.density = CAROM_MIN_DENSITY;
+    carom_circle speck = {{0.0, 0.0}, 1e-9};
+    cr_assert_eq(shape_status(carom_create_circle_shape(feather, &wisp, &speck)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "radius"), NULL);
+    speck.radius = CAROM_MIN_RADIUS;
+    cr_assert(!CAROM_IS_NULL(carom_create_circle_shape(feather, &wisp, &speck)));
+    carom_body_apply_force_to_center(feather,
+                                     carom_v2(CAROM_MAX_MAGNITUDE, CAROM_MAX_MAGNITUDE));
+    carom_body_apply_torque(feather, CAROM_MAX_MAGNITUDE);
+    for (int i = 0; i < 10; ++i) {
+        cr_assert_eq(carom_world_step(light, 1.0 / 60.0), CAROM_OK);
+    }
+    cr_assert(isfinite(carom_body_get_world_center(feather).x));
+    cr_assert(isfinite(carom_body_get_angular_velocity(feather)));
+    carom_destroy_world(light);
 }
 
 Test(api, step_dt_must_be_positive_and_finite) {

@@ -198,7 +198,15 @@ static bool read_finite(loader* ld, const cJSON* item, double* out) {
     return true;
 }
 
-typedef enum number_range { ANY, POSITIVE, NON_NEGATIVE, UNIT_INTERVAL } number_range;
+typedef enum number_range {
+    ANY,
+    POSITIVE,
+    NON_NEGATIVE,
+    UNIT_INTERVAL,
+    CELL_SIZE, /* at least CAROM_MIN_CELL_SIZE */
+    RADIUS,    /* at least CAROM_MIN_RADIUS */
+    DENSITY    /* 0 or at least CAROM_MIN_DENSITY */
+} number_range;
 
 /* A number the engine accepts: finite, at most CAROM_MAX_MAGNITUDE in size, within range. */
 static bool read_number(loader* ld, const cJSON* item, number_range range, double* out) {
@@ -209,12 +217,20 @@ static bool read_number(loader* ld, const cJSON* item, number_range range, doubl
     const char* problem = NULL;
     if (fabs(value) > CAROM_MAX_MAGNITUDE) {
         problem = "out of range: carom accepts magnitudes up to 1e12";
-    } else if (range == POSITIVE && !(value > 0.0)) {
+    } else if ((range == POSITIVE || range == CELL_SIZE || range == RADIUS) && !(value > 0.0)) {
         problem = "must be > 0";
+    } else if (range == DENSITY && value < 0.0) {
+        problem = "must be >= 0";
     } else if (range == NON_NEGATIVE && value < 0.0) {
         problem = "must be >= 0";
     } else if (range == UNIT_INTERVAL && (value < 0.0 || value > 1.0)) {
         problem = "must be between 0 and 1";
+    } else if (range == CELL_SIZE && value < CAROM_MIN_CELL_SIZE) {
+        problem = "must be at least 0.001 (the engine's smallest cell, in m)";
+    } else if (range == RADIUS && value < CAROM_MIN_RADIUS) {
+        problem = "must be at least 0.0025 (the engine's smallest radius, in m)";
+    } else if (range == DENSITY && value != 0.0 && value < CAROM_MIN_DENSITY) {
+        problem = "must be 0 or at least 1e-06 (the engine's smallest density, in kg/m^2)";
     }
     if (problem != NULL) {
         char shown[FORMAT_DOUBLE_SIZE];
@@ -624,7 +640,7 @@ static bool read_filter(loader* ld, const cJSON** fields, scene_shape* shape) {
 
 static bool read_circle(loader* ld, const cJSON** fields, scene_shape* shape, double* mass) {
     bool ok = require(ld, fields[SHAPE_RADIUS], "radius", "a circle needs a radius (m, > 0)");
-    ok = member_number(ld, fields[SHAPE_RADIUS], "radius", POSITIVE, &shape->radius) && ok;
+    ok = member_number(ld, fields[SHAPE_RADIUS], "radius", RADIUS, &shape->radius) && ok;
     ok = member_vec2(ld, fields[SHAPE_CENTER], "center", ANY, &shape->center) && ok;
     if (ok) {
         carom_circle circle = {shape->center, shape->radius};
@@ -762,7 +778,7 @@ static bool read_shape(loader* ld, const cJSON* item, scene_shape* shape, double
     shape->density = 1.0;
     shape->friction = 0.6;
     bool type_ok = read_shape_type(ld, fields[SHAPE_TYPE], &shape->type);
-    bool ok = member_number(ld, fields[SHAPE_DENSITY], "density", NON_NEGATIVE, &shape->density);
+    bool ok = member_number(ld, fields[SHAPE_DENSITY], "density", DENSITY, &shape->density);
     ok =
         member_number(ld, fields[SHAPE_FRICTION], "friction", NON_NEGATIVE, &shape->friction) && ok;
     ok = member_number(ld, fields[SHAPE_RESTITUTION], "restitution", UNIT_INTERVAL,
@@ -1027,7 +1043,7 @@ static void read_world(loader* ld, const cJSON* item, scene_def* out) {
     if (member_integer(ld, fields[WORLD_SUBSTEPS], "substeps", 1.0, 64.0, &substeps)) {
         out->substeps = (int)substeps;
     }
-    member_number(ld, fields[WORLD_CELL_SIZE], "cell_size", POSITIVE, &out->cell_size);
+    member_number(ld, fields[WORLD_CELL_SIZE], "cell_size", CELL_SIZE, &out->cell_size);
     path_pop(ld, mark);
 }
 

@@ -17,6 +17,8 @@
 /* Tolerance in metres: vertices closer than this are duplicates, and a vertex closer than this to
  * the line through its neighbours is collinear with them. */
 #define CAROM_POLYGON_WELD_TOLERANCE 0.0025
+/* The smallest circle radius (m): the same as the shortest polygon edge. */
+#define CAROM_MIN_RADIUS CAROM_POLYGON_WELD_TOLERANCE
 
 /* A circle: center in the body frame (m), radius (m, > 0). */
 typedef struct carom_circle {

@@ -25,12 +25,16 @@ typedef enum carom_shape_type {
     CAROM_SHAPE_CHAIN_SEGMENT = 3 /* one segment of a chain (carom_create_chain) */
 } carom_shape_type;
 
+/* The smallest grid cell a world accepts (m). Fat boxes are rounded to 1/32 m, so smaller
+ * cells buy nothing, and a cell too small for its inverse to be finite cannot be used at all. */
+#define CAROM_MIN_CELL_SIZE 1e-3
+
 typedef struct carom_world_def {
     carom_vec2 gravity;                /* m/s², default (0, -10) */
     int substeps;                      /* solver substeps per step, 1..64, default 4 */
-    double cell_size;                  /* broad-phase grid cell edge (m), > 0, or 0 = the engine
-                                          chooses from the shapes present at the first step;
-                                          default 0 */
+    double cell_size;                  /* broad-phase grid cell edge (m), at least
+                                          CAROM_MIN_CELL_SIZE, or 0 = the engine chooses from
+                                          the shapes present at the first step; default 0 */
     double restitution_threshold;      /* approach speed (m/s, >= 0) below which contacts do not
                                           bounce, default 1 */
     double contact_hertz;              /* stiffness of contact position correction (Hz, > 0),
@@ -86,8 +90,13 @@ typedef struct carom_filter {
     int32_t group;     /* default 0: no group */
 } carom_filter;
 
+/* The smallest non-zero density (kg/m²). With the smallest shapes (CAROM_MIN_RADIUS,
+ * CAROM_POLYGON_WELD_TOLERANCE) it keeps a body's mass above about 1e-11 kg, so that the largest
+ * forces carom accepts (CAROM_MAX_MAGNITUDE) cannot overflow a step. */
+#define CAROM_MIN_DENSITY 1e-6
+
 typedef struct carom_shape_def {
-    double density;     /* kg/m², >= 0, default 1 */
+    double density;     /* kg/m², 0 or at least CAROM_MIN_DENSITY, default 1 */
     double friction;    /* Coulomb coefficient, >= 0, default 0.6. A pair uses the geometric mean
                            sqrt(friction_a * friction_b) */
     double restitution; /* 0..1, default 0. A pair uses the larger of the two */

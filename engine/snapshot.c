@@ -1606,9 +1606,7 @@ static void commit_body(carom_world* world, carom_body* body, const body_record*
     body->enable_sleep = (record->flags & BODY_SLEEP_ENABLED) != 0;
     body->force = record->force;
     body->torque = record->torque;
-    body->solver_index = -1;
-    carom_sweep still = {body->local_center, body->center, body->center, body->transform.q, 0.0};
-    body->sweep = still;
+    /* solver_index and sweep are left alone: the next step sets both before reading them */
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         carom_shape* shape = &world->shapes[s];
         shape->aabb = carom_shape_compute_aabb(shape, body->transform);

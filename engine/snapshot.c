@@ -8,8 +8,9 @@
  * checksum covers them, and loading checks them against what follows, so no byte of a part goes
  * unchecked.
  * Integers are little-endian, doubles their IEEE 754 bits as a little-endian u64, counts and ids
- * in the payload LEB128 varints (signed ones zigzagged). Everything is written field by field
- * with shifts, never as a memory image, so any build reads any other's bytes.
+ * in the payload LEB128 varints (signed ones zigzagged). Everything is written field by field in
+ * that byte order whatever the host's, never as a memory image, so any build reads any other's
+ * bytes.
  *
  * What the state holds per body, and why it fits 64 bytes: the center of mass and the rotation
  * (the origin is derived from them, bit for bit: body.h), the velocities only when non-zero (a
@@ -20,8 +21,9 @@
  * Loading decodes into scratch, validates every value and every index against the scene it
  * will meet, and only then changes the world, so a refused buffer changes nothing. Every count
  * is checked against the bytes left before anything is sized by it, which bounds allocation by
- * the buffer's size. A restore keeps the order-independent parts of the world as they are (grid
- * cells, per-body contact lists, the moved list): nothing observable depends on their order. */
+ * the buffer's size. What only has an order is not stored but rebuilt in an order of the
+ * restore's own (grid cells, per-body contact lists, the moved list): nothing observable depends
+ * on it. */
 #include "core.h"
 
 #include "ds.h"

@@ -78,7 +78,8 @@ static bool awake_dynamic(const carom_body* body) {
     return body->id >= 0 && body->type == CAROM_BODY_DYNAMIC && !body->asleep;
 }
 
-/* Link bodies by touching contacts; a body touching a moving kinematic body cannot rest. */
+/* Link bodies by touching contacts (parent NULL: no linking); a body touching a moving
+ * kinematic body cannot rest. */
 static void link_islands(carom_world* world, int* parent) {
     for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
         const carom_contact* contact = &world->contacts[i];
@@ -88,7 +89,9 @@ static void link_islands(carom_world* world, int* parent) {
         carom_body* a = &world->bodies[contact->edges[0].body];
         carom_body* b = &world->bodies[contact->edges[1].body];
         if (awake_dynamic(a) && awake_dynamic(b)) {
-            join(parent, a->id, b->id);
+            if (parent != NULL) {
+                join(parent, a->id, b->id);
+            }
         } else if (awake_dynamic(a) && b->type == CAROM_BODY_KINEMATIC && carom_body_is_active(b)) {
             a->sleep_time = 0.0;
         } else if (awake_dynamic(b) && a->type == CAROM_BODY_KINEMATIC && carom_body_is_active(a)) {
@@ -117,8 +120,29 @@ static void put_to_sleep(carom_world* world, carom_body* body, int island) {
     arrput(world->islands[island].bodies, body->id);
 }
 
+/* Whether any awake dynamic body has rested long enough to sleep; and any kinematic body. */
+static bool any_ready_to_sleep(const carom_world* world, bool* any_kinematic) {
+    bool ready = false;
+    *any_kinematic = false;
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        const carom_body* body = &world->bodies[i];
+        ready = ready || (awake_dynamic(body) && body->sleep_time >= world->def.time_to_sleep);
+        *any_kinematic = *any_kinematic || (body->id >= 0 && body->type == CAROM_BODY_KINEMATIC);
+    }
+    return ready;
+}
+
 void carom_sleep_step(carom_world* world) {
     if (!world->def.enable_sleep) {
+        return;
+    }
+    /* An island sleeps only when its every body is ready, so while none is (a world in motion)
+     * the islands need not be found: only the kinematic rule below still applies. */
+    bool any_kinematic = false;
+    if (!any_ready_to_sleep(world, &any_kinematic)) {
+        if (any_kinematic) {
+            link_islands(world, NULL);
+        }
         return;
     }
     int count = (int)arrlen(world->bodies);

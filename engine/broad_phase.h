@@ -64,7 +64,7 @@ void carom_broad_phase_update_pairs(carom_world* world);
 /* The shapes whose fat boxes overlap `box`, in ascending id order without repeats, into the
  * stb_ds array *out (emptied first). Empty before the first pair update (no cell size yet). */
 void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out);
-/* Snapshot restore (snapshot.c). The chosen cell size (0: not chosen yet); a change unplaces
+/* Snapshot restore (snapshot_read.c). The chosen cell size (0: not chosen yet); a change unplaces
  * every proxy. */
 void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size);
 /* Snapshot restore: a live proxy's fat box and moved flag, listed in the cells of that box (left

@@ -57,7 +57,7 @@ struct carom_world {
 
     /* Bumped by every change to what a snapshot's scene part holds (bodies, shapes and vehicles
      * created or destroyed, shape materials), so that the scene checksum is recomputed only
-     * when it may have changed (snapshot.c). */
+     * when it may have changed (snapshot_write.c). */
     uint64_t scene_revision;
     uint64_t scene_checksum;          /* valid when scene_checksum_revision == scene_revision */
     uint64_t scene_checksum_revision; /* 0: never computed (scene_revision starts at 1) */

@@ -205,7 +205,7 @@ static void check_info(const carom_snapshot_info* info, size_t size) {
  * reaches the decoder; sometimes it mutates the whole buffer (headers included) and fixes the
  * checksums, and sometimes it leaves them as they come out, so the header checks are fuzzed too.
  *
- * The checksum is carom_snapshot_checksum; the layout below copies engine/snapshot.c (its header
+ * The checksum is carom_snapshot_checksum; the layout below copies engine/snapshot.h (its header
  * comment): a part is a 32-byte header, magic "CRMS" (scene) or "CRMD" (state), u16 version,
  * u16 flags, u64 payload size, u64 payload checksum, u64 scene checksum, then the payload (which
  * starts with the part's counts). LLVMFuzzerInitialize checks that fixing a real snapshot

@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Internal invariant checks: a failure is a bug in carom, never a user error. */
 #if defined(NDEBUG) && !defined(CAROM_ENABLE_ASSERTS)
@@ -59,6 +60,17 @@ carom_status carom_check_density(double value, const char* what);
  * platforms. These always return the second argument on a tie. */
 static inline double carom_min_d(double a, double b) { return a < b ? a : b; }
 static inline double carom_max_d(double a, double b) { return a > b ? a : b; }
+
+/* SplitMix64's finaliser: a bijection of 64-bit values in which every input bit affects every
+ * output bit. Unsigned arithmetic only. Hash-map slots and snapshot checksums use it. */
+static inline uint64_t carom_mix64(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
 
 /* The cookie default constructors put in defs, so hand-built defs are caught. */
 #define CAROM_DEF_COOKIE 0x0c4a0bad

@@ -4,15 +4,6 @@
 
 #include "hash_map.h"
 
-/* SplitMix64's finaliser: every key bit affects every slot bit. Unsigned arithmetic only. */
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
 
 void carom_hash_map_destroy(carom_hash_map* map) {
     carom_free(map->keys);
@@ -32,7 +23,7 @@ void carom_hash_map_clear(carom_hash_map* map) {
 
 static int find_slot(const carom_hash_map* map, uint64_t key) {
     uint64_t mask = (uint64_t)map->capacity - 1;
-    uint64_t slot = mix(key) & mask;
+    uint64_t slot = carom_mix64(key) & mask;
     while (map->values[slot] >= 0 && map->keys[slot] != key) {
         slot = (slot + 1) & mask;
     }
@@ -105,7 +96,7 @@ void carom_hash_map_remove(carom_hash_map* map, uint64_t key) {
     map->count -= 1;
     /* Move back any later entry of the run whose home slot is not between the hole and it. */
     for (uint64_t next = (hole + 1) & mask; map->values[next] >= 0; next = (next + 1) & mask) {
-        uint64_t home = mix(map->keys[next]) & mask;
+        uint64_t home = carom_mix64(map->keys[next]) & mask;
         if (((next - home) & mask) >= ((next - hole) & mask)) {
             map->keys[hole] = map->keys[next];
             map->values[hole] = map->values[next];

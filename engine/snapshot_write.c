@@ -76,15 +76,6 @@ static bool bits_are_zero(double value) {
 
 /* ---- Checksum --------------------------------------------------------------------------- */
 
-static uint64_t finalize(uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
-
 /* Four lanes, each taking every fourth 8-byte word: each lane's step is a bijection of its
  * running value for a fixed word, so any change confined to one word always changes the result;
  * other corruption is caught with probability 1 - 2^-64. Four lanes let the multiplications
@@ -113,7 +104,7 @@ uint64_t carom_snapshot_checksum(const void* data, size_t size) {
     lanes[0] = h ^ (h >> 29);
     uint64_t combined = (uint64_t)size;
     for (int lane = 0; lane < 4; ++lane) {
-        combined = finalize(combined ^ lanes[lane]);
+        combined = carom_mix64(combined ^ lanes[lane]);
     }
     return combined;
 }

@@ -55,12 +55,17 @@ static void grow(carom_hash_map* map) {
     *map = bigger;
 }
 
-void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value) {
-    CAROM_ASSERT(value >= 0);
+/* The slot where key is, or where it would go, with room made for one more key. */
+static int slot_for_insert(carom_hash_map* map, uint64_t key) {
     if (2 * (map->count + 1) > map->capacity) {
         grow(map);
     }
-    int slot = find_slot(map, key);
+    return find_slot(map, key);
+}
+
+void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value) {
+    CAROM_ASSERT(value >= 0);
+    int slot = slot_for_insert(map, key);
     if (map->values[slot] < 0) {
         map->keys[slot] = key;
         map->count += 1;
@@ -70,10 +75,7 @@ void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value) {
 
 bool carom_hash_map_insert_new(carom_hash_map* map, uint64_t key, int value) {
     CAROM_ASSERT(value >= 0);
-    if (2 * (map->count + 1) > map->capacity) {
-        grow(map);
-    }
-    int slot = find_slot(map, key);
+    int slot = slot_for_insert(map, key);
     if (map->values[slot] >= 0) {
         return false;
     }

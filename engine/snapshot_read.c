@@ -1255,25 +1255,16 @@ static carom_status reader_status(const reader* r, const char* part) {
     return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT, "snapshot %s part: %s", part, r->message);
 }
 
-static scene_view view_of_world(const carom_world* world) {
-    scene_view view = {world->bodies,
-                       (int)arrlen(world->bodies),
-                       (uint32_t)carom_id_pool_count(&world->body_pool),
-                       world->shapes,
-                       (int)arrlen(world->shapes),
-                       world->vehicles,
-                       (int)arrlen(world->vehicles)};
-    return view;
-}
-
-static scene_view view_of_scene(const scene_data* scene) {
-    scene_view view = {scene->bodies,
-                       (int)arrlen(scene->bodies),
-                       live_count(scene->body_pool),
-                       scene->shapes,
-                       (int)arrlen(scene->shapes),
-                       scene->vehicles,
-                       (int)arrlen(scene->vehicles)};
+/* A view of scene arrays: the world's own, or a decoded scene's (the same kinds of array). */
+static scene_view view_of(const carom_body* bodies, const carom_shape* shapes,
+                          const carom_vehicle* vehicles, const carom_id_pool* body_pool) {
+    scene_view view = {bodies,
+                       (int)arrlen(bodies),
+                       (uint32_t)carom_id_pool_count(body_pool),
+                       shapes,
+                       (int)arrlen(shapes),
+                       vehicles,
+                       (int)arrlen(vehicles)};
     return view;
 }
 
@@ -1312,7 +1303,10 @@ static carom_status restore(carom_world* world, const part_set* p) {
     bool decoded = false;
     carom_status status = load_scene(world, p, &scene, &decoded);
     if (status == CAROM_OK) {
-        scene_view view = decoded ? view_of_scene(&scene) : view_of_world(world);
+        scene_view view = decoded ? view_of(scene.bodies, scene.shapes, scene.vehicles,
+                                             &scene.body_pool)
+                                   : view_of(world->bodies, world->shapes, world->vehicles,
+                                             &world->body_pool);
         state_data* state = world_state_scratch(world);
         reader r = {p->state.payload, p->state.payload_size, COUNTS_SIZE, false, ""};
         read_state(&r, &view, state);

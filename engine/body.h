@@ -16,40 +16,41 @@
 typedef struct carom_world carom_world;
 
 typedef struct carom_body {
+    /* The fields every step reads for every contact (narrow phase, solver set-up) come first,
+     * so that they share the first two cache lines. */
     int id;              /* own index, or -1 when the slot is free */
-    uint32_t generation; /* bumped when the slot is freed */
     carom_body_type type;
-    void* user_data;
-
-    carom_transform transform; /* origin pose, world frame */
-    carom_vec2 center;         /* center of mass, world frame */
-    carom_vec2 local_center;   /* center of mass, body frame */
-    carom_vec2 linear_velocity;
-    double angular_velocity;
-    carom_vec2 force; /* accumulated for the next step, world frame (N) */
-    double torque;    /* N·m */
-
-    double mass, inv_mass;       /* kg; inv 0 for static, kinematic and massless */
-    double inertia, inv_inertia; /* about the center of mass */
-    double linear_damping, angular_damping, gravity_scale;
+    int solver_index; /* its solver state in the current (or last) step; -1 if the solver did not
+                         move it: static, asleep, or created since */
+    bool asleep;
+    bool enable_sleep;
     bool bullet;
     bool massless; /* dynamic with zero mass: the world refuses to step */
+    carom_transform transform; /* origin pose, world frame */
+    carom_vec2 center;         /* center of mass, world frame */
+    carom_vec2 linear_velocity;
+    double angular_velocity;
+    double inv_mass;    /* 0 for static, kinematic and massless */
+    double inv_inertia; /* about the center of mass; 0 like inv_mass */
+
+    uint32_t generation; /* bumped when the slot is freed */
+    int island;          /* its sleeping island, -1 while awake */
+    double sleep_time;   /* how long the body has rested (s) */
+    carom_vec2 local_center; /* center of mass, body frame */
+    carom_vec2 force; /* accumulated for the next step, world frame (N) */
+    double torque;    /* N·m */
+    double mass;    /* kg */
+    double inertia; /* kg·m², about the center of mass */
+    double linear_damping, angular_damping, gravity_scale;
     double max_extent; /* farthest shape point from the center of mass (m) */
     double min_extent; /* the body's thinnest half-thickness, for "is it fast?" (m) */
     carom_sweep sweep; /* this step's motion, set by the solver for bodies it moved */
-
-    bool enable_sleep;
-    bool asleep;
-    double sleep_time; /* how long the body has rested (s) */
-    int island;        /* its sleeping island, -1 while awake */
 
     int first_shape; /* head of the body's shape list, -1 if none */
     int shape_count;
     int contact_head; /* head of the contact list as a contact key (contact << 1 | edge), -1 */
     int contact_count;
-
-    int solver_index; /* its solver state in the current (or last) step; -1 if the solver did not
-                         move it: static, asleep, or created since */
+    void* user_data;
 } carom_body;
 
 /* Set the origin from the center of mass and the rotation (the one formula used everywhere). */

@@ -36,6 +36,14 @@
 
 void carom_assert_failed(const char* condition, const char* file, int line);
 
+/* For small functions of the hot loops that must be inlined to be specialised (a point count
+ * that is a constant only once inlined), where the compiler's own weighing declines. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CAROM_FORCE_INLINE inline __attribute__((always_inline))
+#else
+#define CAROM_FORCE_INLINE inline
+#endif
+
 /* Allocation through the user's hook (carom_set_allocator). Never returns NULL for size > 0. */
 void* carom_alloc(size_t size);
 void* carom_realloc(void* pointer, size_t size);

@@ -272,16 +272,25 @@ carom_aabb carom_compute_circle_aabb(const carom_circle* circle, carom_transform
     return box;
 }
 
-carom_aabb carom_compute_polygon_aabb(const carom_polygon* polygon, carom_transform xf) {
+/* Inlined with the vertex count a constant where it is known (boxes), to unroll the loop. */
+static CAROM_FORCE_INLINE carom_aabb polygon_aabb(const carom_polygon* polygon, int count,
+                                                  carom_transform xf) {
     carom_vec2 lower = carom_transform_point(xf, polygon->vertices[0]);
     carom_vec2 upper = lower;
-    for (int i = 1; i < polygon->count; ++i) {
+    for (int i = 1; i < count; ++i) {
         carom_vec2 v = carom_transform_point(xf, polygon->vertices[i]);
         lower = carom_min_v(lower, v);
         upper = carom_max_v(upper, v);
     }
     carom_aabb box = {lower, upper};
     return box;
+}
+
+carom_aabb carom_compute_polygon_aabb(const carom_polygon* polygon, carom_transform xf) {
+    if (polygon->count == 4) {
+        return polygon_aabb(polygon, 4, xf);
+    }
+    return polygon_aabb(polygon, polygon->count, xf);
 }
 
 carom_aabb carom_compute_segment_aabb(const carom_segment* segment, carom_transform xf) {

@@ -27,17 +27,18 @@ typedef struct carom_contact_edge {
 } carom_contact_edge;
 
 typedef struct carom_contact {
+    /* What every pass over the contacts reads first comes first. */
     int id; /* own index, or -1 when free */
     int shape_a, shape_b;
-    carom_contact_edge edges[2]; /* edges[0] in body A's list, edges[1] in body B's */
-    uint64_t pair_key;
-    carom_vec2 normal; /* from shape A to shape B */
-    carom_contact_point points[2];
     int point_count;
-    double friction;    /* sqrt(friction_a * friction_b) */
-    double restitution; /* max(restitution_a, restitution_b) */
+    carom_contact_edge edges[2]; /* edges[0] in body A's list, edges[1] in body B's */
     bool is_sensor;     /* either shape is a sensor: overlap only, no push */
     bool touching;      /* for events: within CAROM_TOUCHING_DISTANCE (sensors: overlapping) */
+    double friction;    /* sqrt(friction_a * friction_b) */
+    double restitution; /* max(restitution_a, restitution_b) */
+    carom_vec2 normal;  /* from shape A to shape B */
+    carom_contact_point points[2];
+    uint64_t pair_key;
 } carom_contact;
 
 /* Create the contact for a new pair (shape ids in any order). */

@@ -9,8 +9,11 @@
 #define CAROM_REFERENCE_FACE_TOLERANCE 0.0005
 
 /* The face of poly1 along whose normal poly2 reaches farthest out (both in one frame): the
- * largest separation over poly1's faces, positive when that face separates them. */
+ * largest separation over poly1's faces, positive when that face separates them. The search
+ * stops at the first face whose separation exceeds stop_above (m; DBL_MAX: never), which is
+ * then the face returned: callers that only need to know "apart by more than stop_above" save
+ * the other faces. */
 double carom_polygon_max_separation(const carom_polygon* poly1, const carom_polygon* poly2,
-                                    int* best_edge);
+                                    double stop_above, int* best_edge);
 
 #endif

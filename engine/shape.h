@@ -9,24 +9,27 @@
 typedef struct carom_world carom_world;
 
 typedef struct carom_shape {
+    /* What the narrow phase reads for every contact comes first, a circle's geometry right
+     * after it: one or two cache lines per shape instead of four. */
     int id; /* own index, or -1 when the slot is free */
-    uint32_t generation;
     int body;
-    int next_shape; /* next in the body's list, -1 at the end */
     carom_shape_type type;
-    carom_circle circle;   /* CAROM_SHAPE_CIRCLE */
+    bool is_sensor;
+    bool enable_hit_events;
+    carom_aabb aabb; /* tight world box as of the last step */
+    double friction, restitution;
+    double extent; /* farthest distance of the shape from its body's center of mass (m) */
+    carom_circle circle; /* CAROM_SHAPE_CIRCLE */
+    double hit_speed_threshold;
     carom_polygon polygon; /* CAROM_SHAPE_POLYGON, and the two-vertex form of a segment */
     carom_segment segment; /* CAROM_SHAPE_SEGMENT and CAROM_SHAPE_CHAIN_SEGMENT */
     carom_chain_segment chain; /* CAROM_SHAPE_CHAIN_SEGMENT */
-    bool is_sensor;
-    bool enable_hit_events;
-    double hit_speed_threshold;
+    uint32_t generation;
+    int next_shape; /* next in the body's list, -1 at the end */
     double surface_grip; /* sensors: tyre grip multiplier for vehicles */
-    double density, friction, restitution;
+    double density;
     carom_filter filter;
     void* user_data;
-    carom_aabb aabb; /* tight world box as of the last step */
-    double extent;   /* farthest distance of the shape from its body's center of mass (m) */
 } carom_shape;
 
 carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out, const char* what);

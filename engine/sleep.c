@@ -24,17 +24,6 @@
 
 #include <math.h>
 
-bool carom_body_is_active(const carom_body* body) {
-    if (body->type == CAROM_BODY_DYNAMIC) {
-        return !body->asleep;
-    }
-    if (body->type == CAROM_BODY_KINEMATIC) {
-        return body->linear_velocity.x != 0.0 || body->linear_velocity.y != 0.0 ||
-               body->angular_velocity != 0.0;
-    }
-    return false;
-}
-
 void carom_sleep_update_timer(const carom_world* world, carom_body* body,
                               carom_vec2 old_linear_velocity, double old_angular_velocity,
                               double dt) {
@@ -43,15 +32,18 @@ void carom_sleep_update_timer(const carom_world* world, carom_body* body,
         body->sleep_time = 0.0;
         return;
     }
+    /* tested in order, so that a moving body (most of them) costs one square root */
     double linear_speed = carom_length(body->linear_velocity);
     double spin = fabs(body->angular_velocity);
     double point_speed = carom_max_d(linear_speed, spin * body->max_extent);
+    if (point_speed > def->sleep_linear_threshold || spin > def->sleep_angular_threshold) {
+        body->sleep_time = 0.0;
+        return;
+    }
     double linear_change =
         carom_length(carom_sub(body->linear_velocity, old_linear_velocity)) / dt;
     double angular_change = fabs(body->angular_velocity - old_angular_velocity) / dt;
-    bool resting = point_speed <= def->sleep_linear_threshold &&
-                   spin <= def->sleep_angular_threshold &&
-                   linear_change <= def->sleep_linear_threshold / def->time_to_sleep &&
+    bool resting = linear_change <= def->sleep_linear_threshold / def->time_to_sleep &&
                    angular_change <= def->sleep_angular_threshold / def->time_to_sleep;
     body->sleep_time = resting ? body->sleep_time + dt : 0.0;
 }

@@ -54,17 +54,21 @@ static carom_softness make_softness(double hertz, double damping_ratio, double h
  * gains each substep, and add the shared rest state for static bodies at the end. */
 static void gather_bodies(carom_world* world, double h) {
     carom_solver* solver = &world->solver;
-    arrsetlen(solver->states, 0);
-    arrsetlen(solver->state_bodies, 0);
-    arrsetlen(solver->motions, 0);
+    int body_count = (int)arrlen(world->bodies);
+    /* room for every body and the rest state, then written by index: cheaper than a growth
+     * check per body */
+    arrsetlen(solver->states, body_count + 1);
+    arrsetlen(solver->state_bodies, body_count);
+    arrsetlen(solver->motions, body_count);
     carom_vec2 gravity = world->def.gravity;
-    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+    int count = 0;
+    for (int i = 0; i < body_count; ++i) {
         carom_body* body = &world->bodies[i];
         body->solver_index = -1;
         if (body->id < 0 || body->type == CAROM_BODY_STATIC || body->asleep) {
             continue;
         }
-        body->solver_index = (int)arrlen(solver->states);
+        body->solver_index = count;
         carom_body_state state = {body->linear_velocity, body->angular_velocity, {0.0, 0.0},
                                   {1.0, 0.0}, 0.0};
         carom_body_motion motion = {1.0, 1.0, {0.0, 0.0}, 0.0};
@@ -77,13 +81,17 @@ static void gather_bodies(carom_world* world, double h) {
             motion.linear_increment = carom_scale(h, acceleration);
             motion.angular_increment = h * body->inv_inertia * body->torque;
         }
-        arrput(solver->states, state);
-        arrput(solver->motions, motion);
-        arrput(solver->state_bodies, i);
+        solver->states[count] = state;
+        solver->motions[count] = motion;
+        solver->state_bodies[count] = i;
+        count += 1;
     }
-    solver->moving_count = (int)arrlen(solver->states);
+    solver->moving_count = count;
     carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}, 0.0};
-    arrput(solver->states, rest);
+    solver->states[count] = rest;
+    arrsetlen(solver->states, count + 1);
+    arrsetlen(solver->state_bodies, count);
+    arrsetlen(solver->motions, count);
 }
 
 static void prepare_point(carom_constraint_point* cp, const carom_contact_point* mp,
@@ -171,25 +179,25 @@ static void prepare_contacts(carom_world* world, double h) {
         if (body_a->solver_index < 0 && body_b->solver_index < 0) {
             continue; /* both static or asleep */
         }
-        carom_contact_constraint c;
-        c.contact = i;
-        c.state_a = body_a->solver_index >= 0 ? body_a->solver_index : solver->moving_count;
-        c.state_b = body_b->solver_index >= 0 ? body_b->solver_index : solver->moving_count;
-        c.normal = contact->normal;
-        c.friction = contact->friction;
-        c.restitution = contact->restitution;
+        /* written in place: a constraint is 312 bytes, too many to build and then copy */
+        carom_contact_constraint* c = arraddnptr(solver->constraints, 1);
+        c->contact = i;
+        c->state_a = body_a->solver_index >= 0 ? body_a->solver_index : solver->moving_count;
+        c->state_b = body_b->solver_index >= 0 ? body_b->solver_index : solver->moving_count;
+        c->normal = contact->normal;
+        c->friction = contact->friction;
+        c->restitution = contact->restitution;
         /* a body without a solver state is not moved by the solver: infinite mass */
-        c.inv_mass_a = body_a->solver_index >= 0 ? body_a->inv_mass : 0.0;
-        c.inv_inertia_a = body_a->solver_index >= 0 ? body_a->inv_inertia : 0.0;
-        c.inv_mass_b = body_b->solver_index >= 0 ? body_b->inv_mass : 0.0;
-        c.inv_inertia_b = body_b->solver_index >= 0 ? body_b->inv_inertia : 0.0;
-        c.softness = (c.inv_mass_a == 0.0 || c.inv_mass_b == 0.0) ? static_soft : soft;
-        c.point_count = contact->point_count;
-        for (int j = 0; j < c.point_count; ++j) {
-            prepare_point(&c.points[j], &contact->points[j], &c, body_a, body_b);
+        c->inv_mass_a = body_a->solver_index >= 0 ? body_a->inv_mass : 0.0;
+        c->inv_inertia_a = body_a->solver_index >= 0 ? body_a->inv_inertia : 0.0;
+        c->inv_mass_b = body_b->solver_index >= 0 ? body_b->inv_mass : 0.0;
+        c->inv_inertia_b = body_b->solver_index >= 0 ? body_b->inv_inertia : 0.0;
+        c->softness = (c->inv_mass_a == 0.0 || c->inv_mass_b == 0.0) ? static_soft : soft;
+        c->point_count = contact->point_count;
+        for (int j = 0; j < c->point_count; ++j) {
+            prepare_point(&c->points[j], &contact->points[j], c, body_a, body_b);
         }
-        prepare_block(&c);
-        arrput(solver->constraints, c);
+        prepare_block(c);
     }
 }
 
@@ -227,21 +235,23 @@ typedef struct local_velocities {
     double wa, wb;
 } local_velocities;
 
-static local_velocities load_velocities(const carom_body_state* a, const carom_body_state* b) {
+static CAROM_FORCE_INLINE local_velocities load_velocities(const carom_body_state* a,
+                                                           const carom_body_state* b) {
     local_velocities v = {a->linear_velocity, b->linear_velocity, a->angular_velocity,
                           b->angular_velocity};
     return v;
 }
 
-static void store_velocities(carom_body_state* a, carom_body_state* b, const local_velocities* v) {
+static CAROM_FORCE_INLINE void store_velocities(carom_body_state* a, carom_body_state* b,
+                                                const local_velocities* v) {
     a->linear_velocity = v->va;
     a->angular_velocity = v->wa;
     b->linear_velocity = v->vb;
     b->angular_velocity = v->wb;
 }
 
-static void apply_impulse(local_velocities* v, const carom_contact_constraint* c,
-                          const carom_constraint_point* cp, carom_vec2 impulse) {
+static CAROM_FORCE_INLINE void apply_impulse(local_velocities* v, const carom_contact_constraint* c,
+                                             const carom_constraint_point* cp, carom_vec2 impulse) {
     v->va = carom_mul_sub(v->va, c->inv_mass_a, impulse);
     v->wa -= c->inv_inertia_a * carom_cross(cp->anchor_a, impulse);
     v->vb = carom_mul_add(v->vb, c->inv_mass_b, impulse);
@@ -249,7 +259,8 @@ static void apply_impulse(local_velocities* v, const carom_contact_constraint* c
 }
 
 /* Velocity of anchor b relative to anchor a. */
-static carom_vec2 relative_velocity(const local_velocities* v, const carom_constraint_point* cp) {
+static CAROM_FORCE_INLINE carom_vec2 relative_velocity(const local_velocities* v,
+                                                       const carom_constraint_point* cp) {
     carom_vec2 va = carom_add(v->va, carom_cross_sv(v->wa, cp->anchor_a));
     carom_vec2 vb = carom_add(v->vb, carom_cross_sv(v->wb, cp->anchor_b));
     return carom_sub(vb, va);
@@ -265,6 +276,9 @@ static void warm_start(carom_world* world) {
         carom_vec2 tangent = carom_right_perp(c->normal);
         for (int j = 0; j < c->point_count; ++j) {
             const carom_constraint_point* cp = &c->points[j];
+            if (cp->normal_impulse == 0.0 && cp->tangent_impulse == 0.0) {
+                continue; /* a speculative point that never pushed: nothing to apply */
+            }
             carom_vec2 impulse = carom_add(carom_scale(cp->normal_impulse, c->normal),
                                            carom_scale(cp->tangent_impulse, tangent));
             apply_impulse(&v, c, cp, impulse);
@@ -283,9 +297,8 @@ typedef struct separation_change {
     carom_vec2 turn_b;   /* R(dqB)^T n - n */
 } separation_change;
 
-static separation_change separation_change_of(const carom_body_state* a,
-                                              const carom_body_state* b,
-                                              const carom_contact_constraint* c) {
+static CAROM_FORCE_INLINE separation_change separation_change_of(
+    const carom_body_state* a, const carom_body_state* b, const carom_contact_constraint* c) {
     separation_change change;
     change.shift = carom_dot(c->normal, carom_sub(b->delta_position, a->delta_position));
     change.turn_a = carom_sub(carom_inv_rotate(a->delta_rotation, c->normal), c->normal);
@@ -294,8 +307,8 @@ static separation_change separation_change_of(const carom_body_state* a,
 }
 
 /* Current separation of a point from the bodies' motion since the start of the step. */
-static double current_separation(const separation_change* change,
-                                 const carom_constraint_point* cp) {
+static CAROM_FORCE_INLINE double current_separation(const separation_change* change,
+                                                    const carom_constraint_point* cp) {
     return cp->base_separation + change->shift + carom_dot(change->turn_b, cp->anchor_b) -
            carom_dot(change->turn_a, cp->anchor_a);
 }
@@ -314,9 +327,10 @@ typedef struct point_drive {
     double bias, mass_scale, impulse_scale;
 } point_drive;
 
-static point_drive drive_point(const separation_change* change,
-                               const carom_contact_constraint* c,
-                               const carom_constraint_point* cp, const solve_settings* settings) {
+static CAROM_FORCE_INLINE point_drive drive_point(const separation_change* change,
+                                                  const carom_contact_constraint* c,
+                                                  const carom_constraint_point* cp,
+                                                  const solve_settings* settings) {
     point_drive drive = {0.0, 1.0, 0.0};
     double s = current_separation(change, cp);
     if (s > 0.0) {
@@ -336,8 +350,8 @@ static point_drive drive_point(const separation_change* change,
 /* Both normal impulses of a two-point manifold at once. False (and nothing applied) when the
  * points are driven differently or the joint solution would pull, so the caller falls back to
  * one point at a time, which clamps each. */
-static bool solve_normal_block(local_velocities* v, carom_contact_constraint* c,
-                               const point_drive* drive) {
+static CAROM_FORCE_INLINE bool solve_normal_block(local_velocities* v, carom_contact_constraint* c,
+                                                  const point_drive* drive) {
     if (!c->block_solve || drive[0].mass_scale != drive[1].mass_scale ||
         drive[0].impulse_scale != drive[1].impulse_scale) {
         return false;
@@ -366,8 +380,8 @@ static bool solve_normal_block(local_velocities* v, carom_contact_constraint* c,
     return true;
 }
 
-static void solve_normal_point(local_velocities* v, carom_contact_constraint* c,
-                               carom_constraint_point* cp, point_drive drive) {
+static CAROM_FORCE_INLINE void solve_normal_point(local_velocities* v, carom_contact_constraint* c,
+                                                  carom_constraint_point* cp, point_drive drive) {
     double vn = carom_dot(relative_velocity(v, cp), c->normal);
     double impulse = -cp->normal_mass * drive.mass_scale * (vn + drive.bias) -
                      drive.impulse_scale * cp->normal_impulse;
@@ -380,12 +394,15 @@ static void solve_normal_point(local_velocities* v, carom_contact_constraint* c,
     if (impulse > cp->max_normal_impulse) {
         cp->max_normal_impulse = impulse;
     }
-    apply_impulse(v, c, cp, carom_scale(impulse, c->normal));
+    if (impulse != 0.0) { /* most often a speculative point held at zero */
+        apply_impulse(v, c, cp, carom_scale(impulse, c->normal));
+    }
 }
 
-static void solve_friction(local_velocities* v, carom_contact_constraint* c) {
+static CAROM_FORCE_INLINE void solve_friction(local_velocities* v, carom_contact_constraint* c,
+                                              int point_count) {
     carom_vec2 tangent = carom_right_perp(c->normal);
-    for (int j = 0; j < c->point_count; ++j) {
+    for (int j = 0; j < point_count; ++j) {
         carom_constraint_point* cp = &c->points[j];
         double vt = carom_dot(relative_velocity(v, cp), tangent);
         double impulse = -cp->tangent_mass * vt;
@@ -394,29 +411,43 @@ static void solve_friction(local_velocities* v, carom_contact_constraint* c) {
         total = total < -max_friction ? -max_friction : (total > max_friction ? max_friction : total);
         impulse = total - cp->tangent_impulse;
         cp->tangent_impulse = total;
-        apply_impulse(v, c, cp, carom_scale(impulse, tangent));
+        if (impulse != 0.0) {
+            apply_impulse(v, c, cp, carom_scale(impulse, tangent));
+        }
     }
+}
+
+/* One constraint, with its point count a constant where it is inlined, so that the compiler
+ * unrolls the point loops and keeps the velocities and drives in registers. */
+static CAROM_FORCE_INLINE void solve_constraint(carom_body_state* states,
+                                                carom_contact_constraint* c,
+                                                const solve_settings* settings, int point_count) {
+    carom_body_state* a = &states[c->state_a];
+    carom_body_state* b = &states[c->state_b];
+    local_velocities v = load_velocities(a, b);
+    separation_change change = separation_change_of(a, b, c);
+    point_drive drive[2];
+    for (int j = 0; j < point_count; ++j) {
+        drive[j] = drive_point(&change, c, &c->points[j], settings);
+    }
+    if (point_count != 2 || !solve_normal_block(&v, c, drive)) {
+        for (int j = 0; j < point_count; ++j) {
+            solve_normal_point(&v, c, &c->points[j], drive[j]);
+        }
+    }
+    solve_friction(&v, c, point_count);
+    store_velocities(a, b, &v);
 }
 
 static void solve_contacts(carom_world* world, const solve_settings* settings) {
     carom_solver* solver = &world->solver;
     for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
         carom_contact_constraint* c = &solver->constraints[i];
-        carom_body_state* a = &solver->states[c->state_a];
-        carom_body_state* b = &solver->states[c->state_b];
-        local_velocities v = load_velocities(a, b);
-        separation_change change = separation_change_of(a, b, c);
-        point_drive drive[2];
-        for (int j = 0; j < c->point_count; ++j) {
-            drive[j] = drive_point(&change, c, &c->points[j], settings);
+        if (c->point_count == 1) {
+            solve_constraint(solver->states, c, settings, 1);
+        } else {
+            solve_constraint(solver->states, c, settings, 2);
         }
-        if (c->point_count != 2 || !solve_normal_block(&v, c, drive)) {
-            for (int j = 0; j < c->point_count; ++j) {
-                solve_normal_point(&v, c, &c->points[j], drive[j]);
-            }
-        }
-        solve_friction(&v, c);
-        store_velocities(a, b, &v);
     }
 }
 
@@ -454,8 +485,23 @@ static void apply_restitution(carom_world* world) {
 
 /* Hit events: for contacts whose shapes ask for them, the point that approached fastest, if it
  * pushed and approached faster than the lower threshold of the shapes that report. */
+static bool any_hit_event_shapes(carom_world* world) {
+    if (world->hit_event_shapes_revision != world->scene_revision) {
+        int count = 0;
+        for (int i = 0; i < (int)arrlen(world->shapes); ++i) {
+            count += world->shapes[i].id >= 0 && world->shapes[i].enable_hit_events;
+        }
+        world->hit_event_shapes = count;
+        world->hit_event_shapes_revision = world->scene_revision;
+    }
+    return world->hit_event_shapes > 0;
+}
+
 static void report_hits(carom_world* world) {
     carom_solver* solver = &world->solver;
+    if (!any_hit_event_shapes(world)) {
+        return; /* the pass below would read two shapes per constraint to find none */
+    }
     for (int i = 0; i < (int)arrlen(solver->constraints); ++i) {
         const carom_contact_constraint* c = &solver->constraints[i];
         const carom_contact* contact = &world->contacts[c->contact];

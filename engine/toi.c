@@ -66,8 +66,8 @@ static double separation(const carom_convex_shape* a, carom_transform xfa, const
     carom_polygon pa = polygon_in_world(&a->polygon, xfa);
     carom_polygon pb = polygon_in_world(&b->polygon, xfb);
     int edge = 0;
-    return carom_max_d(carom_polygon_max_separation(&pa, &pb, &edge),
-                carom_polygon_max_separation(&pb, &pa, &edge));
+    return carom_max_d(carom_polygon_max_separation(&pa, &pb, DBL_MAX, &edge),
+                       carom_polygon_max_separation(&pb, &pa, DBL_MAX, &edge));
 }
 
 /* How far a point of the shape's surface can move per radian the body turns: its farthest

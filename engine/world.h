@@ -62,6 +62,10 @@ struct carom_world {
     uint64_t scene_checksum;          /* valid when scene_checksum_revision == scene_revision */
     uint64_t scene_checksum_revision; /* 0: never computed (scene_revision starts at 1) */
     uint8_t* snapshot_scratch;        /* stb_ds byte array for scene encoding */
+    /* Live shapes that ask for hit events, counted again when the scene revision moved (only
+     * creation sets enable_hit_events), so a world without them skips the solver's hit pass. */
+    int hit_event_shapes;
+    uint64_t hit_event_shapes_revision; /* 0: never counted */
     struct carom_snapshot_scratch* snapshot; /* decoding scratch, made by the first restore */
 
     int massless_dynamic_count; /* dynamic bodies with zero mass: stepping is refused */

@@ -384,6 +384,7 @@ void carom_broad_phase_update_pairs(carom_world* world) {
 }
 
 void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size) {
+    arrsetlen(bp->moved, 0); /* restore_proxy lists the moved proxies again */
     if (cell_size == bp->cell_size) {
         return;
     }
@@ -394,11 +395,19 @@ void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size
     bp->inv_cell_size = cell_size > 0.0 ? 1.0 / cell_size : 0.0;
 }
 
-void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
+void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, const carom_aabb* box,
                                      bool moved) {
     carom_proxy* proxy = &bp->proxies[shape];
-    proxy->fat_aabb = fat_aabb;
     proxy->moved = moved;
+    if (moved) {
+        arrput(bp->moved, shape);
+    }
+    /* A placed proxy is listed in the cells of its box, so the same box needs nothing more. */
+    if (proxy->placed && memcmp(&proxy->fat_aabb, box, sizeof(*box)) == 0) {
+        return;
+    }
+    carom_aabb fat_aabb = *box;
+    proxy->fat_aabb = fat_aabb;
     if (bp->cell_size == 0.0) {
         unplace(bp, shape); /* nothing is placed before the first pair update */
         return;
@@ -420,14 +429,5 @@ void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, carom_aab
     proxy->y1 = y1;
     if (!stays) {
         place(bp, shape);
-    }
-}
-
-void carom_broad_phase_restore_moved(carom_broad_phase* bp) {
-    arrsetlen(bp->moved, 0);
-    for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
-        if (bp->proxies[i].alive && bp->proxies[i].moved) {
-            arrput(bp->moved, i);
-        }
     }
 }

@@ -8,6 +8,7 @@
 #include "hash_map.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 typedef struct carom_world carom_world;
 
@@ -64,16 +65,28 @@ void carom_broad_phase_update_pairs(carom_world* world);
 /* The shapes whose fat boxes overlap `box`, in ascending id order without repeats, into the
  * stb_ds array *out (emptied first). Empty before the first pair update (no cell size yet). */
 void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out);
-/* Snapshot restore (snapshot_read.c). The chosen cell size (0: not chosen yet); a change unplaces
- * every proxy. */
+/* Snapshot restore (snapshot_read.c), first: the chosen cell size (0: not chosen yet); a change
+ * unplaces every proxy. Empties the moved list, which restore_proxy fills again. */
 void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size);
-/* Snapshot restore: a live proxy's fat box and moved flag, listed in the cells of that box (left
- * where it is when it is listed in those cells already). Call after the cell size. */
-void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
+/* Snapshot restore, for every live proxy: its fat box and moved flag, listed in the cells of that
+ * box (left where it is when it is listed in those cells already), and in the moved list if it
+ * moved (in the order of these calls: the list's order reaches nothing, pairs and queries are
+ * sorted). */
+void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, const carom_aabb* fat_aabb,
                                      bool moved);
-/* Snapshot restore: the moved list, rebuilt from the live proxies' flags in id order (its order
- * reaches nothing: pairs and queries are sorted). */
-void carom_broad_phase_restore_moved(carom_broad_phase* bp);
+/* carom_broad_phase_restore_proxy, skipped for a placed proxy that keeps its box and did not
+ * move, which it would leave as it is: a rollback finds most proxies so (fat boxes outlast many
+ * steps), and for them this check costs less than the call. */
+static inline void carom_broad_phase_restore_proxy_if_changed(carom_broad_phase* bp, int shape,
+                                                              const carom_aabb* fat_aabb,
+                                                              bool moved) {
+    const carom_proxy* proxy = &bp->proxies[shape];
+    bool unchanged = !moved && !proxy->moved && proxy->placed &&
+                     memcmp(&proxy->fat_aabb, fat_aabb, sizeof(*fat_aabb)) == 0;
+    if (!unchanged) {
+        carom_broad_phase_restore_proxy(bp, shape, fat_aabb, moved);
+    }
+}
 /* Pair key of two shape ids, smaller id in the high half. */
 uint64_t carom_pair_key(int shape_a, int shape_b);
 /* Whether two proxies may make a pair: different bodies, at least one dynamic, not two sensors,

@@ -117,10 +117,11 @@ static uint64_t get_long_uvar(reader* r) {
     return 0;
 }
 
-static inline int64_t get_svar(reader* r) {
-    uint64_t zigzag = get_uvar(r);
+static inline int64_t unzigzag(uint64_t zigzag) {
     return (int64_t)(zigzag >> 1) ^ -(int64_t)(zigzag & 1);
 }
+
+static inline int64_t get_svar(reader* r) { return unzigzag(get_uvar(r)); }
 
 /* A count of things that each take at least one more byte: bounded by the bytes left, which is
  * what bounds every allocation by the buffer's size. */
@@ -687,11 +688,38 @@ static void read_scene(reader* r, scene_data* scene, uint8_t** marks) {
 
 /* ---- The state part --------------------------------------------------------------------- */
 
-static double fat_side(double tight, int64_t offset, bool lower) {
-    double scale = 1.0 / CAROM_AABB_QUANTUM;
-    return lower ? (floor(tight * scale) - (double)offset) * CAROM_AABB_QUANTUM
-                 : (ceil(tight * scale) + (double)offset) * CAROM_AABB_QUANTUM;
-}
+/* What a state's records are checked against, per body and shape slot, in a few bytes. Every
+ * restore checks each body record against its slot (live, its type, its shapes) and each contact
+ * against its two shapes (live, geometry type, body and its type, sensor flag, filter); read from
+ * the scene's own records (a shape is over 500 bytes) that was several scattered cache lines per
+ * contact, most of a restore's decoding time. These copies are made from the scene once and kept
+ * until it changes (scene_revision), like the scene checksum. */
+typedef struct body_slot {
+    int first_shape;
+    int shape_count;
+    int8_t type; /* carom_body_type, or -1 for a free slot */
+} body_slot;
+
+/* Where carom_create_contact puts a shape in a pair: chain segments first, circles last, the
+ * lower id first between two of a kind. */
+enum { ORDER_CHAIN, ORDER_OTHER, ORDER_CIRCLE };
+
+typedef struct shape_slot {
+    carom_filter filter;
+    int body;
+    int next_shape;
+    bool live;
+    bool is_sensor;
+    uint8_t order;     /* ORDER_ */
+    uint8_t body_type; /* its body's carom_body_type */
+} shape_slot;
+
+typedef struct scene_slots {
+    body_slot* bodies;
+    shape_slot* shapes;
+    uint32_t live_bodies;
+    uint64_t revision; /* the world's scene_revision they were made from; 0: another scene */
+} scene_slots;
 
 /* One body's decoded state. */
 typedef struct body_record {
@@ -706,10 +734,37 @@ typedef struct body_record {
     double torque;
 } body_record;
 
+/* A shape's fat box as written (write_fat_box): four offsets in quanta from its tight box rounded
+ * outward (lower x, lower y, upper x, upper y), the first doubled, with the moved flag in its
+ * low bit. */
 typedef struct fat_record {
-    int64_t offsets[4]; /* lower x, lower y, upper x, upper y, in quanta */
-    bool moved;
+    int64_t sides[4];
 } fat_record;
+
+static inline bool fat_moved(const fat_record* fat) { return (fat->sides[0] & 1) != 0; }
+
+static inline int64_t fat_offset(const fat_record* fat, int side) {
+    int64_t value = fat->sides[side];
+    return side == 0 ? (value - (value & 1)) / 2 : value;
+}
+
+/* The fat box a record gives around a tight box: each side rounded outward to quanta as the
+ * broad phase rounds (carom_quantize_fat_aabb), then the record's offset further out. (The same
+ * numbers come out of integer arithmetic, but it measured slower than floor and ceil, which the
+ * compiler inlines.) */
+static double fat_side(double tight, int64_t offset, bool lower) {
+    double scale = 1.0 / CAROM_AABB_QUANTUM;
+    return lower ? (floor(tight * scale) - (double)offset) * CAROM_AABB_QUANTUM
+                 : (ceil(tight * scale) + (double)offset) * CAROM_AABB_QUANTUM;
+}
+
+static carom_aabb fat_box_of(carom_aabb tight, const fat_record* fat) {
+    carom_aabb box = {{fat_side(tight.lower.x, fat_offset(fat, 0), true),
+                       fat_side(tight.lower.y, fat_offset(fat, 1), true)},
+                      {fat_side(tight.upper.x, fat_offset(fat, 2), false),
+                       fat_side(tight.upper.y, fat_offset(fat, 3), false)}};
+    return box;
+}
 
 typedef struct vehicle_record {
     carom_vehicle_input input;
@@ -734,10 +789,18 @@ typedef struct state_data {
     carom_contact* contacts;
     carom_id_pool contact_pool;
     carom_hash_map pair_map;
+    /* Whether pair_map holds the pair of every live contact in `contacts` and nothing else: true
+     * for the world's arrays a commit swaps in, false when a failed decoding left them half
+     * written. While it holds, decoding changes only the pairs that changed. */
+    bool pairs_known;
+    int* new_pairs; /* contacts whose pair is not in pair_map yet */
     carom_id_pool island_pool;
     int* island_members; /* bodies per island id, for the check that none is empty */
+    int* sleepers;       /* the sleeping bodies, in id order */
+    uint8_t* posed;      /* by body id: whether the commit changed its pose */
     vehicle_record* vehicles; /* by vehicle id */
     uint8_t* marks;
+    scene_slots slots; /* what the state is checked against */
 } state_data;
 
 struct carom_snapshot_scratch {
@@ -746,33 +809,110 @@ struct carom_snapshot_scratch {
 
 /* What a state is checked against: the world's scene, or a decoded one about to replace it. */
 typedef struct scene_view {
-    const carom_body* bodies;
+    const body_slot* bodies;
     int body_slots;
     uint32_t live_bodies;
-    const carom_shape* shapes;
+    const shape_slot* shapes;
     int shape_slots;
     const carom_vehicle* vehicles;
     int vehicle_slots;
 } scene_view;
 
+/* ---- Checks shared by the careful and the fast readers ------------------------------------ */
+
+static inline bool vec2_ok(carom_vec2 v) { return valid_magnitude(v.x) && valid_magnitude(v.y); }
+
+/* A rotation's parts are finite and at most 1 in size, and it is a unit vector. */
+static inline bool rotation_part_ok(double value) {
+    return isfinite(value) && fabs(value) <= 1.0 + CAROM_ROTATION_TOLERANCE;
+}
+
+static inline bool rotation_unit(carom_rot q) {
+    return fabs(q.c * q.c + q.s * q.s - 1.0) <= CAROM_ROTATION_TOLERANCE;
+}
+
+static inline bool body_flags_known(uint8_t flags) { return (flags & ~BODY_FLAGS_ALL) == 0; }
+
+/* A static body neither moves nor has a force; only a dynamic body sleeps. */
+static inline bool body_flags_fit(uint8_t flags, carom_body_type type) {
+    bool moves = (flags & (BODY_HAS_VELOCITY | BODY_HAS_FORCE)) != 0;
+    return !(type == CAROM_BODY_STATIC && moves) &&
+           !(type != CAROM_BODY_DYNAMIC && (flags & BODY_ASLEEP));
+}
+
+static inline bool fat_offset_ok(int64_t offset) {
+    return offset >= -MAX_FAT_OFFSET && offset <= MAX_FAT_OFFSET;
+}
+
+/* The order carom_create_contact puts shapes a and b (ids id_a and id_b) in. */
+static inline bool contact_order_ok(const shape_slot* a, const shape_slot* b, int id_a,
+                                    int id_b) {
+    return a->order < b->order || (a->order == b->order && id_a < id_b);
+}
+
+/* Whether the broad phase could have made this pair (carom_proxies_may_pair, on scene data). */
+static inline bool may_pair(const shape_slot* a, const shape_slot* b) {
+    return a->body != b->body &&
+           (a->body_type == CAROM_BODY_DYNAMIC || b->body_type == CAROM_BODY_DYNAMIC) &&
+           !(a->is_sensor && b->is_sensor) && carom_filters_collide(a->filter, b->filter);
+}
+
+/* Two live shapes that could make a contact, in the engine's order. */
+static inline bool contact_pair_ok(const scene_view* view, int id_a, int id_b) {
+    const shape_slot* a = &view->shapes[id_a];
+    const shape_slot* b = &view->shapes[id_b];
+    return a->live && b->live && contact_order_ok(a, b, id_a, id_b) && may_pair(a, b);
+}
+
+/* Up to two manifold points, and a touching flag. */
+static inline bool contact_flags_ok(uint8_t flags) { return (flags & ~7) == 0 && (flags & 3) <= 2; }
+
+/* What a contact's record gives without its manifold; the fields a step reads are all set
+ * (points beyond point_count are never read, and clearing the whole record was a third of a
+ * restore's memory traffic). */
+static void set_contact_head(carom_contact* c, const scene_view* view, int id, int shape_a,
+                             int shape_b, uint8_t flags) {
+    c->id = id;
+    c->shape_a = shape_a;
+    c->shape_b = shape_b;
+    c->normal = carom_v2(0.0, 0.0);
+    c->friction = 0.0;
+    c->restitution = 0.0;
+    c->point_count = flags & 3;
+    c->touching = (flags & 4) != 0;
+    c->pair_key = carom_pair_key(shape_a, shape_b);
+    const shape_slot* a = &view->shapes[shape_a];
+    const shape_slot* b = &view->shapes[shape_b];
+    c->is_sensor = a->is_sensor || b->is_sensor;
+    c->edges[0].body = a->body;
+    c->edges[1].body = b->body;
+}
+
+static inline bool contact_normal_ok(const carom_contact* c) {
+    return !(fabs(carom_length(c->normal) - 1.0) > UNIT_TOLERANCE) && !(c->restitution > 1.0);
+}
+
+/* ---- Careful readers: every field checked as it comes, and a message naming the first
+ * problem. The fast readers below hand them whatever they do not take. ----------------------- */
+
 static double get_unit_rot_part(reader* r, int id) {
     double value = get_f64(r);
-    if (!r->failed && !(isfinite(value) && fabs(value) <= 1.0 + CAROM_ROTATION_TOLERANCE)) {
+    if (!r->failed && !rotation_part_ok(value)) {
         reader_fail(r, "rotation of body %d is not finite or not unit", id);
     }
     return value;
 }
 
-static void read_body_state(reader* r, const carom_body* body, body_record* out, int id) {
+static void read_body_state_carefully(reader* r, carom_body_type type, body_record* out,
+                                      int id) {
     out->flags = get_u8(r);
-    if (!r->failed && (out->flags & ~BODY_FLAGS_ALL) != 0) {
+    if (!r->failed && !body_flags_known(out->flags)) {
         reader_fail(r, "body %d has unknown flags %u", id, out->flags);
     }
     out->center = get_vec2(r, "center of body", id);
     out->q.c = get_unit_rot_part(r, id);
     out->q.s = get_unit_rot_part(r, id);
-    if (!r->failed &&
-        !(fabs(out->q.c * out->q.c + out->q.s * out->q.s - 1.0) <= CAROM_ROTATION_TOLERANCE)) {
+    if (!r->failed && !rotation_unit(out->q)) {
         reader_fail(r, "rotation of body %d is not a unit vector", id);
     }
     out->linear_velocity = carom_v2(0.0, 0.0);
@@ -795,91 +935,53 @@ static void read_body_state(reader* r, const carom_body* body, body_record* out,
         out->force = get_vec2(r, "force on body", id);
         out->torque = get_number(r, -CAROM_MAX_MAGNITUDE, "torque on body", id);
     }
-    bool moves = (out->flags & (BODY_HAS_VELOCITY | BODY_HAS_FORCE)) != 0;
-    if (!r->failed && body->type == CAROM_BODY_STATIC && moves) {
-        reader_fail(r, "static body %d has a velocity or a force", id);
-    }
-    if (!r->failed && body->type != CAROM_BODY_DYNAMIC && (out->flags & BODY_ASLEEP)) {
-        reader_fail(r, "body %d is asleep but not dynamic", id);
-    }
-}
-
-static void read_fat_box(reader* r, fat_record* out, int shape) {
-    int64_t first = get_svar(r);
-    out->moved = (first & 1) != 0;
-    out->offsets[0] = (first - (first & 1)) / 2; /* the flag rides in the low bit: write_fat_box */
-    for (int i = 1; i < 4; ++i) {
-        out->offsets[i] = get_svar(r);
-    }
-    for (int i = 0; i < 4 && !r->failed; ++i) {
-        if (out->offsets[i] < -MAX_FAT_OFFSET || out->offsets[i] > MAX_FAT_OFFSET) {
-            reader_fail(r, "fat box of shape %d reaches %lld quanta from the shape", shape,
-                        (long long)out->offsets[i]);
+    if (!r->failed && !body_flags_fit(out->flags, type)) {
+        bool moves = (out->flags & (BODY_HAS_VELOCITY | BODY_HAS_FORCE)) != 0;
+        if (type == CAROM_BODY_STATIC && moves) {
+            reader_fail(r, "static body %d has a velocity or a force", id);
+        } else {
+            reader_fail(r, "body %d is asleep but not dynamic", id);
         }
     }
 }
 
-/* The order carom_create_contact puts two shapes in. */
-static bool contact_order_ok(const carom_shape* a, const carom_shape* b) {
-    bool circle_a = a->type == CAROM_SHAPE_CIRCLE, circle_b = b->type == CAROM_SHAPE_CIRCLE;
-    bool chain_a = a->type == CAROM_SHAPE_CHAIN_SEGMENT;
-    bool chain_b = b->type == CAROM_SHAPE_CHAIN_SEGMENT;
-    if (chain_a != chain_b) {
-        return chain_a;
+static void read_fat_box_carefully(reader* r, fat_record* out, int shape) {
+    for (int i = 0; i < 4; ++i) {
+        out->sides[i] = get_svar(r);
     }
-    if (circle_a != circle_b) {
-        return circle_b;
+    for (int i = 0; i < 4 && !r->failed; ++i) {
+        int64_t offset = fat_offset(out, i);
+        if (!fat_offset_ok(offset)) {
+            reader_fail(r, "fat box of shape %d reaches %lld quanta from the shape", shape,
+                        (long long)offset);
+        }
     }
-    return a->id < b->id;
 }
 
-/* Whether the broad phase could have made this pair (carom_proxies_may_pair, on scene data). */
-static bool may_pair(const scene_view* view, const carom_shape* a, const carom_shape* b) {
-    const carom_body* body_a = &view->bodies[a->body];
-    const carom_body* body_b = &view->bodies[b->body];
-    return a->body != b->body &&
-           (body_a->type == CAROM_BODY_DYNAMIC || body_b->type == CAROM_BODY_DYNAMIC) &&
-           !(a->is_sensor && b->is_sensor) && carom_filters_collide(a->filter, b->filter);
-}
-
-/* Every field a step or a save reads is set; points beyond point_count are never read (and
- * clearing the whole record was a third of a restore's memory traffic). */
-static void read_contact(reader* r, const scene_view* view, carom_contact* c, int id) {
-    c->id = id;
-    c->normal = carom_v2(0.0, 0.0);
-    c->friction = 0.0;
-    c->restitution = 0.0;
-    c->shape_a = get_index(r, view->shape_slots, false, "shape of a contact");
-    c->shape_b = get_index(r, view->shape_slots, false, "shape of a contact");
+static void read_contact_carefully(reader* r, const scene_view* view, carom_contact* c, int id) {
+    int shape_a = get_index(r, view->shape_slots, false, "shape of a contact");
+    int shape_b = get_index(r, view->shape_slots, false, "shape of a contact");
     uint8_t flags = get_u8(r);
     if (r->failed) {
         return;
     }
-    const carom_shape* a = &view->shapes[c->shape_a];
-    const carom_shape* b = &view->shapes[c->shape_b];
-    if (a->id < 0 || b->id < 0 || !contact_order_ok(a, b) || !may_pair(view, a, b)) {
+    if (!contact_pair_ok(view, shape_a, shape_b)) {
         reader_fail(r, "contact %d joins shapes %d and %d, which cannot make a contact in that "
-                       "order", id, c->shape_a, c->shape_b);
+                       "order", id, shape_a, shape_b);
         return;
     }
-    if ((flags & ~7) != 0 || (flags & 3) > 2) {
+    if (!contact_flags_ok(flags)) {
         reader_fail(r, "contact %d has flags %u", id, flags);
         return;
     }
-    c->point_count = flags & 3;
-    c->touching = (flags & 4) != 0;
-    c->pair_key = carom_pair_key(c->shape_a, c->shape_b);
-    c->is_sensor = a->is_sensor || b->is_sensor;
-    c->edges[0].body = a->body;
-    c->edges[1].body = b->body;
+    set_contact_head(c, view, id, shape_a, shape_b, flags);
     if (c->point_count == 0) {
         return;
     }
     c->normal = get_vec2(r, "normal of contact", id);
     c->friction = get_number(r, 0.0, "friction of contact", id);
     c->restitution = get_number(r, 0.0, "restitution of contact", id);
-    if (!r->failed && (fabs(carom_length(c->normal) - 1.0) > UNIT_TOLERANCE ||
-                       c->restitution > 1.0)) {
+    if (!r->failed && !contact_normal_ok(c)) {
         reader_fail(r, "contact %d has a normal that is not unit or restitution above 1", id);
     }
     for (int i = 0; i < c->point_count; ++i) {
@@ -895,30 +997,301 @@ static void read_contact(reader* r, const scene_view* view, carom_contact* c, in
     }
 }
 
+/* ---- Fast readers, for the records a rollback has thousands of -----------------------------
+ *
+ * The careful readers pay for a bounds check, a failure check and a branch at every field. The
+ * fast ones check once that the longest record of their kind fits in the bytes left, read the
+ * fields with no further bounds checks, and fold the same checks into one verdict: true when
+ * the record is valid and decoded exactly as the careful reader decodes it; false, and the
+ * careful reader reads the record again from its start, to name the problem (or to take what
+ * the fast one leaves to it: a varint longer than five bytes, a record near the end). Nothing is
+ * accepted that the careful reader would refuse: both use the checks above. */
+
+/* The most bytes a fast reader takes: a body record (flags, pose, velocity, rest time, island,
+ * force), a fat box (four varints), a contact (two shape ids, flags, manifold of two points). */
+#define BODY_RECORD_MAX (1 + 32 + 24 + 8 + 5 + 24)
+#define FAT_BOX_MAX (4 * 5)
+#define CONTACT_RECORD_MAX (5 + 5 + 1 + 32 + 2 * 76)
+
+static inline double take_f64(const uint8_t** p) {
+    uint64_t bits = carom_load_le64(*p);
+    *p += 8;
+    double value;
+    memcpy(&value, &bits, sizeof(value));
+    return value;
+}
+
+static inline carom_vec2 take_vec2(const uint8_t** p) {
+    carom_vec2 v;
+    v.x = take_f64(p);
+    v.y = take_f64(p);
+    return v;
+}
+
+static inline uint32_t take_u32(const uint8_t** p) {
+    const uint8_t* bytes = *p;
+    *p += 4;
+    return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
+           (uint32_t)bytes[3] << 24;
+}
+
+/* A varint of at most five bytes (what ids and fat-box offsets take); false for a longer one. */
+static inline bool take_uvar(const uint8_t** p, uint64_t* value) {
+    const uint8_t* bytes = *p;
+    if (bytes[0] < 0x80) { /* most are */
+        *p = bytes + 1;
+        *value = bytes[0];
+        return true;
+    }
+    if (bytes[1] < 0x80) { /* and most others: ids below 16384 */
+        *p = bytes + 2;
+        *value = (uint64_t)(bytes[0] & 0x7f) | (uint64_t)bytes[1] << 7;
+        return true;
+    }
+    uint64_t result = 0;
+    for (int i = 0; i < 5; ++i) {
+        result |= (uint64_t)(bytes[i] & 0x7f) << (7 * i);
+        if (bytes[i] < 0x80) {
+            *p = bytes + i + 1;
+            *value = result;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool take_body_state(const uint8_t** cursor, carom_body_type type, body_record* out) {
+    const uint8_t* p = *cursor;
+    uint8_t flags = *p++;
+    if (!body_flags_known(flags) || !body_flags_fit(flags, type)) {
+        return false;
+    }
+    out->flags = flags;
+    out->center = take_vec2(&p);
+    out->q.c = take_f64(&p);
+    out->q.s = take_f64(&p);
+    bool ok = vec2_ok(out->center) && rotation_part_ok(out->q.c) && rotation_part_ok(out->q.s) &&
+              rotation_unit(out->q);
+    out->linear_velocity = carom_v2(0.0, 0.0);
+    out->angular_velocity = 0.0;
+    out->sleep_time = 0.0;
+    out->island = -1;
+    out->force = carom_v2(0.0, 0.0);
+    out->torque = 0.0;
+    if (flags & BODY_HAS_VELOCITY) {
+        out->linear_velocity = take_vec2(&p);
+        out->angular_velocity = take_f64(&p);
+        ok = ok && vec2_ok(out->linear_velocity) && valid_magnitude(out->angular_velocity);
+    }
+    if (flags & BODY_HAS_REST_TIME) {
+        out->sleep_time = take_f64(&p);
+        ok = ok && valid_magnitude(out->sleep_time) && out->sleep_time >= 0.0;
+    }
+    if (flags & BODY_ASLEEP) {
+        uint64_t island = 0;
+        ok = ok && take_uvar(&p, &island) && island < MAX_SLOTS;
+        out->island = (int)island;
+    }
+    if (flags & BODY_HAS_FORCE) {
+        out->force = take_vec2(&p);
+        out->torque = take_f64(&p);
+        ok = ok && vec2_ok(out->force) && valid_magnitude(out->torque);
+    }
+    *cursor = p;
+    return ok;
+}
+
+static bool take_fat_box(const uint8_t** cursor, fat_record* out) {
+    const uint8_t* p = *cursor;
+    if ((p[0] | p[1] | p[2] | p[3]) < 0x80) {
+        /* four one-byte varints, as most boxes are: each side within 64 quanta (2 m) */
+        for (int i = 0; i < 4; ++i) {
+            out->sides[i] = unzigzag(p[i]);
+        }
+        *cursor = p + 4;
+        return true;
+    }
+    bool ok = true;
+    for (int i = 0; i < 4 && ok; ++i) {
+        uint64_t zigzag = 0;
+        ok = take_uvar(&p, &zigzag);
+        out->sides[i] = unzigzag(zigzag);
+        ok = ok && fat_offset_ok(fat_offset(out, i));
+    }
+    *cursor = p;
+    return ok;
+}
+
+static bool take_contact(const uint8_t** cursor, const scene_view* view, carom_contact* c,
+                         int id) {
+    const uint8_t* p = *cursor;
+    uint64_t shape_a = 0, shape_b = 0;
+    if (!take_uvar(&p, &shape_a) || !take_uvar(&p, &shape_b) ||
+        shape_a >= (uint64_t)view->shape_slots || shape_b >= (uint64_t)view->shape_slots) {
+        return false;
+    }
+    uint8_t flags = *p++;
+    if (!contact_pair_ok(view, (int)shape_a, (int)shape_b) || !contact_flags_ok(flags)) {
+        return false;
+    }
+    set_contact_head(c, view, id, (int)shape_a, (int)shape_b, flags);
+    bool ok = true;
+    if (c->point_count > 0) {
+        c->normal = take_vec2(&p);
+        c->friction = take_f64(&p);
+        c->restitution = take_f64(&p);
+        ok = vec2_ok(c->normal) && valid_magnitude(c->friction) && c->friction >= 0.0 &&
+             valid_magnitude(c->restitution) && c->restitution >= 0.0 && contact_normal_ok(c);
+    }
+    for (int i = 0; i < c->point_count; ++i) {
+        carom_contact_point* cp = &c->points[i];
+        cp->point = take_vec2(&p);
+        cp->anchor_a = take_vec2(&p);
+        cp->anchor_b = take_vec2(&p);
+        cp->separation = take_f64(&p);
+        cp->id = take_u32(&p);
+        cp->normal_impulse = take_f64(&p);
+        cp->tangent_impulse = take_f64(&p);
+        ok = ok && vec2_ok(cp->point) && vec2_ok(cp->anchor_a) && vec2_ok(cp->anchor_b) &&
+             valid_magnitude(cp->separation) && valid_magnitude(cp->normal_impulse) &&
+             cp->normal_impulse >= 0.0 && valid_magnitude(cp->tangent_impulse);
+    }
+    *cursor = p;
+    return ok;
+}
+
+/* ---- Readers of the hot records: fast when they can be, careful when not -----------------
+ *
+ * They keep their place in a local pointer across the records, and give it back to the reader
+ * only to hand it a record, and at the end: the compiler cannot tell that the reader is not
+ * among the bytes the records are decoded into, so it would load and store its fields again at
+ * every record. */
+
+/* Whether the longest record of a kind fits in the bytes left from `at`. */
+static inline bool fits(const uint8_t* at, const uint8_t* end, uint64_t longest) {
+    return (uint64_t)(end - at) >= longest;
+}
+
+static bool take_body_and_boxes(const uint8_t** cursor, const scene_view* view,
+                                const body_slot* body, body_record* out, fat_record* fats) {
+    bool ok = take_body_state(cursor, (carom_body_type)body->type, out);
+    for (int s = body->first_shape; s >= 0 && ok; s = view->shapes[s].next_shape) {
+        ok = take_fat_box(cursor, &fats[s]);
+    }
+    return ok;
+}
+
+static void read_body_and_boxes_carefully(reader* r, const scene_view* view,
+                                          const body_slot* body, int id, body_record* out,
+                                          fat_record* fats) {
+    read_body_state_carefully(r, (carom_body_type)body->type, out, id);
+    for (int s = body->first_shape; s >= 0 && !r->failed; s = view->shapes[s].next_shape) {
+        read_fat_box_carefully(r, &fats[s], s);
+    }
+}
+
+/* Every live body's record, then its shapes' fat boxes in the order of its shape list. */
+static void read_bodies(reader* r, const scene_view* view, state_data* state) {
+    const uint8_t* at = r->data + r->at;
+    const uint8_t* end = r->data + r->size;
+    for (int b = 0; b < view->body_slots; ++b) {
+        const body_slot* body = &view->bodies[b];
+        if (body->type < 0) {
+            continue;
+        }
+        const uint8_t* record = at;
+        uint64_t longest = BODY_RECORD_MAX + (uint64_t)body->shape_count * FAT_BOX_MAX;
+        if (!fits(at, end, longest) ||
+            !take_body_and_boxes(&at, view, body, &state->bodies[b], state->fats)) {
+            r->at = (size_t)(record - r->data);
+            read_body_and_boxes_carefully(r, view, body, b, &state->bodies[b], state->fats);
+            if (r->failed) {
+                return;
+            }
+            at = r->data + r->at;
+        }
+        if (state->bodies[b].flags & BODY_ASLEEP) {
+            arrput(state->sleepers, b);
+        }
+    }
+    r->at = (size_t)(at - r->data);
+}
+
+/* The contact at `slot` from the reader's place `*at`, which it moves past the record. */
+static void read_contact(reader* r, const uint8_t** at, const scene_view* view, carom_contact* c,
+                         int slot) {
+    const uint8_t* end = r->data + r->size;
+    const uint8_t* record = *at;
+    if (!fits(record, end, CONTACT_RECORD_MAX) || !take_contact(at, view, c, slot)) {
+        r->at = (size_t)(record - r->data);
+        read_contact_carefully(r, view, c, slot);
+        *at = r->data + r->at;
+    }
+}
+
+/* The pair of the contact the scratch array holds at `slot`, to be replaced: its key leaves the
+ * pair map, unless the new contact there is the same pair (most are, in a rollback: a contact
+ * keeps its id while it lasts). */
+static bool old_pair(const state_data* state, int slot, int old_slots, uint64_t* key) {
+    if (slot >= old_slots || state->contacts[slot].id < 0) {
+        return false;
+    }
+    *key = state->contacts[slot].pair_key;
+    return true;
+}
+
+/* The contacts are decoded into the scratch array and its pair map, which a commit swaps with
+ * the world's. The map is brought up to date rather than built again: the pairs of the old
+ * contacts that are gone leave it, then those of the new ones enter (the order matters: a pair
+ * may move to another id); entering fails for a pair that is there already, as a duplicate. */
 static void read_contacts(reader* r, const scene_view* view, state_data* state) {
     read_pool(r, &state->contact_pool, &state->marks, 0, "contact slots");
     int slots = state->contact_pool.next_id;
     if (r->failed) {
         return;
     }
-    arrsetlen(state->contacts, slots);
-    carom_hash_map_clear(&state->pair_map);
-    for (int i = 0; i < slots && !r->failed; ++i) {
-        carom_contact* contact = &state->contacts[i];
-        if (state->marks[i]) {
-            contact->id = -1;
-            continue;
-        }
-        read_contact(r, view, contact, i);
-        if (r->failed) {
-            break;
-        }
-        if (!carom_hash_map_insert_new(&state->pair_map, contact->pair_key, i)) {
-            reader_fail(r, "shapes %d and %d have two contacts", contact->shape_a,
-                        contact->shape_b);
-            break;
+    if (!state->pairs_known) {
+        carom_hash_map_clear(&state->pair_map);
+        arrsetlen(state->contacts, 0);
+    }
+    state->pairs_known = false; /* until the decoding succeeds */
+    int old_slots = (int)arrlen(state->contacts);
+    uint64_t key = 0;
+    for (int i = slots; i < old_slots; ++i) {
+        if (old_pair(state, i, old_slots, &key)) {
+            carom_hash_map_remove(&state->pair_map, key);
         }
     }
+    arrsetlen(state->contacts, slots);
+    arrsetlen(state->new_pairs, 0);
+    const uint8_t* at = r->data + r->at;
+    for (int i = 0; i < slots && !r->failed; ++i) {
+        carom_contact* contact = &state->contacts[i];
+        bool had_pair = old_pair(state, i, old_slots, &key);
+        if (state->marks[i]) {
+            contact->id = -1;
+        } else {
+            read_contact(r, &at, view, contact, i);
+            if (r->failed || (had_pair && key == contact->pair_key)) {
+                continue;
+            }
+            arrput(state->new_pairs, i);
+        }
+        if (had_pair) {
+            carom_hash_map_remove(&state->pair_map, key);
+        }
+    }
+    if (!r->failed) {
+        r->at = (size_t)(at - r->data);
+    }
+    for (int k = 0; k < (int)arrlen(state->new_pairs) && !r->failed; ++k) {
+        const carom_contact* contact = &state->contacts[state->new_pairs[k]];
+        if (!carom_hash_map_insert_new(&state->pair_map, contact->pair_key, contact->id)) {
+            reader_fail(r, "shapes %d and %d have two contacts", contact->shape_a,
+                        contact->shape_b);
+        }
+    }
+    state->pairs_known = !r->failed;
 }
 
 static double get_signed_unit(reader* r, const char* what, int id) {
@@ -952,17 +1325,15 @@ static void read_vehicle_state(reader* r, const carom_vehicle* vehicle, vehicle_
 }
 
 /* Every sleeping body's island is live, and every live island has a body. */
-static void check_islands(reader* r, const scene_view* view, state_data* state) {
+static void check_islands(reader* r, state_data* state) {
     int slots = state->island_pool.next_id;
     arrsetlen(state->island_members, slots);
     for (int i = 0; i < slots; ++i) {
         state->island_members[i] = 0;
     }
-    for (int b = 0; b < view->body_slots && !r->failed; ++b) {
+    for (int k = 0; k < (int)arrlen(state->sleepers) && !r->failed; ++k) {
+        int b = state->sleepers[k];
         const body_record* record = &state->bodies[b];
-        if (view->bodies[b].id < 0 || record->island < 0) {
-            continue;
-        }
         if (record->island >= slots || state->marks[record->island]) {
             reader_fail(r, "body %d sleeps in island %d, which is not live", b, record->island);
         } else {
@@ -1000,21 +1371,12 @@ static void read_state(reader* r, const scene_view* view, state_data* state) {
     }
     arrsetlen(state->bodies, view->body_slots);
     arrsetlen(state->fats, view->shape_slots);
-    for (int b = 0; b < view->body_slots && !r->failed; ++b) {
-        const carom_body* body = &view->bodies[b];
-        state->bodies[b].island = -1;
-        if (body->id < 0) {
-            continue;
-        }
-        read_body_state(r, body, &state->bodies[b], b);
-        for (int s = body->first_shape; s >= 0 && !r->failed; s = view->shapes[s].next_shape) {
-            read_fat_box(r, &state->fats[s], s);
-        }
-    }
+    arrsetlen(state->sleepers, 0);
+    read_bodies(r, view, state);
     read_contacts(r, view, state);
     read_pool(r, &state->island_pool, &state->marks, view->body_slots, "island slots");
     if (!r->failed) {
-        check_islands(r, view, state);
+        check_islands(r, state);
     }
     arrsetlen(state->vehicles, view->vehicle_slots);
     for (int v = 0; v < view->vehicle_slots && !r->failed; ++v) {
@@ -1106,28 +1468,69 @@ static void commit_scene(carom_world* world, scene_data* scene) {
     world->scene_checksum_revision = world->scene_revision;
 }
 
-static void commit_body(carom_world* world, carom_body* body, const body_record* record) {
-    body->center = record->center;
-    body->transform.q = record->q;
-    carom_body_derive_origin(body);
-    body->linear_velocity = record->linear_velocity;
-    body->angular_velocity = record->angular_velocity;
-    body->sleep_time = record->sleep_time;
-    body->asleep = (record->flags & BODY_ASLEEP) != 0;
-    body->island = record->island;
-    body->enable_sleep = (record->flags & BODY_SLEEP_ENABLED) != 0;
-    body->force = record->force;
-    body->torque = record->torque;
-    /* solver_index and sweep are left alone: the next step sets both before reading them */
-    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
-        carom_shape* shape = &world->shapes[s];
-        shape->aabb = carom_shape_compute_aabb(shape, body->transform);
-        const fat_record* fat = &world->snapshot->state.fats[s];
-        carom_aabb box = {{fat_side(shape->aabb.lower.x, fat->offsets[0], true),
-                           fat_side(shape->aabb.lower.y, fat->offsets[1], true)},
-                          {fat_side(shape->aabb.upper.x, fat->offsets[2], false),
-                           fat_side(shape->aabb.upper.y, fat->offsets[3], false)}};
-        carom_broad_phase_restore_proxy(&world->broad_phase, s, box, fat->moved);
+/* Whether the body already has the record's pose, bit for bit (a body asleep since the save, in
+ * a rollback). Its origin and its shapes' tight boxes are functions of the pose and the scene, so
+ * they are then right as they are: deriving them again would give the same bits. */
+static bool has_pose(const carom_body* body, const body_record* record) {
+    return memcmp(&body->center, &record->center, sizeof(record->center)) == 0 &&
+           memcmp(&body->transform.q, &record->q, sizeof(record->q)) == 0;
+}
+
+/* The bodies' records; posed[b] tells whether body b's pose changed. `scene_kept`: the world's
+ * scene was not replaced by this restore, so its bodies' poses, origins and tight boxes agree (a
+ * replaced scene's bodies have no pose yet).
+ *
+ * Bodies, tight boxes and fat boxes are committed in three passes, not in one pass body by body:
+ * each is a short loop whose iterations the processor overlaps, where in the long one (a body,
+ * its shapes' boxes, their proxies) it waited on one chain of loads and arithmetic after
+ * another. Measured on the 5,000-body arena: 160 µs instead of 225. */
+static void commit_bodies(carom_world* world, const state_data* state, bool scene_kept,
+                          uint8_t* posed) {
+    for (int b = 0; b < (int)arrlen(world->bodies); ++b) {
+        carom_body* body = &world->bodies[b];
+        const body_record* record = &state->bodies[b];
+        if (state->slots.bodies[b].type < 0) {
+            continue;
+        }
+        posed[b] = !(scene_kept && has_pose(body, record));
+        if (posed[b]) {
+            body->center = record->center;
+            body->transform.q = record->q;
+            carom_body_derive_origin(body);
+        }
+        body->linear_velocity = record->linear_velocity;
+        body->angular_velocity = record->angular_velocity;
+        body->sleep_time = record->sleep_time;
+        body->asleep = (record->flags & BODY_ASLEEP) != 0;
+        body->island = record->island;
+        body->enable_sleep = (record->flags & BODY_SLEEP_ENABLED) != 0;
+        body->force = record->force;
+        body->torque = record->torque;
+        /* solver_index and sweep are left alone: the next step sets both before reading them */
+    }
+}
+
+/* Each live shape's tight box, from its body's pose where that changed. */
+static void commit_tight_boxes(carom_world* world, const state_data* state,
+                               const uint8_t* posed) {
+    for (int s = 0; s < (int)arrlen(world->shapes); ++s) {
+        const shape_slot* slot = &state->slots.shapes[s];
+        if (slot->live && posed[slot->body]) {
+            carom_shape* shape = &world->shapes[s];
+            shape->aabb = carom_shape_compute_aabb(shape, world->bodies[slot->body].transform);
+        }
+    }
+}
+
+/* Each live shape's fat box and moved flag, into the broad phase (in shape id order). */
+static void commit_fat_boxes(carom_world* world, const state_data* state) {
+    for (int s = 0; s < (int)arrlen(world->shapes); ++s) {
+        if (state->slots.shapes[s].live) {
+            const fat_record* fat = &state->fats[s];
+            carom_aabb box = fat_box_of(world->shapes[s].aabb, fat);
+            carom_broad_phase_restore_proxy_if_changed(&world->broad_phase, s, &box,
+                                                       fat_moved(fat));
+        }
     }
 }
 
@@ -1151,27 +1554,14 @@ static void commit_islands(carom_world* world, const state_data* state) {
         world->islands[i].id = state->marks[i] ? -1 : i;
         arrsetlen(world->islands[i].bodies, 0);
     }
-    for (int b = 0; b < (int)arrlen(world->bodies); ++b) {
-        const carom_body* body = &world->bodies[b];
-        if (body->id >= 0 && body->asleep) {
-            arrput(world->islands[body->island].bodies, b);
-        }
+    for (int k = 0; k < (int)arrlen(state->sleepers); ++k) {
+        int b = state->sleepers[k];
+        arrput(world->islands[state->bodies[b].island].bodies, b);
     }
 }
 
-static void commit_state(carom_world* world, state_data* state) {
-    world->def.gravity = state->gravity;
-    world->def.substeps = state->substeps;
-    world->step_count = state->step_count;
-    carom_broad_phase_restore_cell_size(&world->broad_phase, state->cell_size);
-    for (int b = 0; b < (int)arrlen(world->bodies); ++b) {
-        carom_body* body = &world->bodies[b];
-        if (body->id >= 0) {
-            commit_body(world, body, &state->bodies[b]);
-        }
-    }
-    carom_broad_phase_restore_moved(&world->broad_phase);
-
+/* The decoded contacts and their pair map are swapped in, not copied. */
+static void commit_contacts(carom_world* world, state_data* state) {
     carom_contact* contacts = world->contacts;
     world->contacts = state->contacts;
     state->contacts = contacts;
@@ -1179,9 +1569,11 @@ static void commit_state(carom_world* world, state_data* state) {
     world->pair_map = state->pair_map;
     state->pair_map = pair_map;
     copy_pool(&world->contact_pool, &state->contact_pool);
+    state->pairs_known = true; /* the world keeps its map in step with its contacts */
     carom_relink_contacts(world);
+}
 
-    commit_islands(world, state);
+static void commit_vehicles(carom_world* world, const state_data* state) {
     for (int v = 0; v < (int)arrlen(world->vehicles); ++v) {
         carom_vehicle* vehicle = &world->vehicles[v];
         if (vehicle->id < 0) {
@@ -1200,6 +1592,21 @@ static void commit_state(carom_world* world, state_data* state) {
             vehicle->sliding[i] = record->sliding[i];
         }
     }
+}
+
+static void commit_state(carom_world* world, state_data* state, bool scene_kept) {
+    world->def.gravity = state->gravity;
+    world->def.substeps = state->substeps;
+    world->step_count = state->step_count;
+    commit_contacts(world, state);
+    /* tight boxes need the bodies' poses, fat boxes the tight boxes and the grid's cell size */
+    arrsetlen(state->posed, arrlen(world->bodies));
+    commit_bodies(world, state, scene_kept, state->posed);
+    commit_tight_boxes(world, state, state->posed);
+    carom_broad_phase_restore_cell_size(&world->broad_phase, state->cell_size);
+    commit_fat_boxes(world, state);
+    commit_islands(world, state);
+    commit_vehicles(world, state);
     arrsetlen(world->begin_events, 0);
     arrsetlen(world->end_events, 0);
     arrsetlen(world->hit_events, 0);
@@ -1225,10 +1632,15 @@ void carom_snapshot_destroy(carom_world* world) {
     arrfree(state->bodies);
     arrfree(state->fats);
     arrfree(state->contacts);
+    arrfree(state->new_pairs);
     carom_id_pool_destroy(&state->contact_pool);
     carom_hash_map_destroy(&state->pair_map);
     carom_id_pool_destroy(&state->island_pool);
     arrfree(state->island_members);
+    arrfree(state->sleepers);
+    arrfree(state->posed);
+    arrfree(state->slots.bodies);
+    arrfree(state->slots.shapes);
     arrfree(state->vehicles);
     arrfree(state->marks);
     carom_free(world->snapshot);
@@ -1255,15 +1667,48 @@ static carom_status reader_status(const reader* r, const char* part) {
     return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT, "snapshot %s part: %s", part, r->message);
 }
 
-/* A view of scene arrays: the world's own, or a decoded scene's (the same kinds of array). */
-static scene_view view_of(const carom_body* bodies, const carom_shape* shapes,
-                          const carom_vehicle* vehicles, const carom_id_pool* body_pool) {
-    scene_view view = {bodies,
-                       (int)arrlen(bodies),
-                       (uint32_t)carom_id_pool_count(body_pool),
-                       shapes,
-                       (int)arrlen(shapes),
-                       vehicles,
+/* The slots of scene arrays: the world's own, or a decoded scene's (the same kinds of array). */
+static void make_slots(scene_slots* slots, const carom_body* bodies, const carom_shape* shapes,
+                       const carom_id_pool* body_pool) {
+    arrsetlen(slots->bodies, arrlen(bodies));
+    for (int b = 0; b < (int)arrlen(bodies); ++b) {
+        slots->bodies[b].first_shape = bodies[b].first_shape;
+        slots->bodies[b].shape_count = bodies[b].shape_count;
+        slots->bodies[b].type = (int8_t)(bodies[b].id >= 0 ? (int)bodies[b].type : -1);
+    }
+    arrsetlen(slots->shapes, arrlen(shapes));
+    for (int s = 0; s < (int)arrlen(shapes); ++s) {
+        const carom_shape* shape = &shapes[s];
+        shape_slot* slot = &slots->shapes[s];
+        memset(slot, 0, sizeof(*slot));
+        if (shape->id < 0) {
+            continue;
+        }
+        slot->filter = shape->filter;
+        slot->body = shape->body;
+        slot->next_shape = shape->next_shape;
+        slot->live = true;
+        slot->is_sensor = shape->is_sensor;
+        slot->order = shape->type == CAROM_SHAPE_CHAIN_SEGMENT ? ORDER_CHAIN
+                      : shape->type == CAROM_SHAPE_CIRCLE      ? ORDER_CIRCLE
+                                                               : ORDER_OTHER;
+        slot->body_type = (uint8_t)bodies[shape->body].type;
+    }
+    slots->live_bodies = (uint32_t)carom_id_pool_count(body_pool);
+}
+
+/* What a state is checked against: a decoded scene, or the world's (its slots made again only
+ * when its scene changed). */
+static scene_view view_of(state_data* state, const carom_body* bodies, const carom_shape* shapes,
+                          const carom_vehicle* vehicles, const carom_id_pool* body_pool,
+                          uint64_t revision) {
+    scene_slots* slots = &state->slots;
+    if (revision == 0 || revision != slots->revision) {
+        make_slots(slots, bodies, shapes, body_pool);
+        slots->revision = revision;
+    }
+    scene_view view = {slots->bodies,      (int)arrlen(slots->bodies), slots->live_bodies,
+                       slots->shapes,      (int)arrlen(slots->shapes), vehicles,
                        (int)arrlen(vehicles)};
     return view;
 }
@@ -1303,11 +1748,11 @@ static carom_status restore(carom_world* world, const part_set* p) {
     bool decoded = false;
     carom_status status = load_scene(world, p, &scene, &decoded);
     if (status == CAROM_OK) {
-        scene_view view = decoded ? view_of(scene.bodies, scene.shapes, scene.vehicles,
-                                             &scene.body_pool)
-                                   : view_of(world->bodies, world->shapes, world->vehicles,
-                                             &world->body_pool);
         state_data* state = world_state_scratch(world);
+        scene_view view = decoded ? view_of(state, scene.bodies, scene.shapes, scene.vehicles,
+                                            &scene.body_pool, 0)
+                                  : view_of(state, world->bodies, world->shapes, world->vehicles,
+                                            &world->body_pool, world->scene_revision);
         reader r = {p->state.payload, p->state.payload_size, COUNTS_SIZE, false, ""};
         read_state(&r, &view, state);
         check_counts(&r, &p->state, view.live_bodies, live_count(state->contact_pool),
@@ -1318,7 +1763,7 @@ static carom_status restore(carom_world* world, const part_set* p) {
             if (decoded) {
                 commit_scene(world, &scene);
             }
-            commit_state(world, state);
+            commit_state(world, state, !decoded);
         }
     }
     scene_data_free(&scene);

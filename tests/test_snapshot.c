@@ -189,6 +189,7 @@ static uint64_t world_digest(carom_world_id id) {
     for (int i = 0; i < (int)arrlen(w->contacts); ++i) {
         feed_contact(&d, w, &w->contacts[i]);
     }
+    feed_int(&d, w->pair_map.count); /* no pair the contacts do not have (a restore updates it) */
     feed_int(&d, (long long)arrlen(w->islands));
     for (int i = 0; i < (int)arrlen(w->islands); ++i) {
         feed_int(&d, w->islands[i].id);
@@ -466,6 +467,51 @@ Test(snapshot, a_vehicle_keeps_its_input_and_drives_on_identically) {
     carom_destroy_world(copy);
 }
 
+/* A rollback leaves what did not move since the save as it is (a sleeping body's pose, origin
+ * and boxes are right already) and restores what did. A pile asleep throughout, the same pile
+ * after the application woke one box and moved another, and a ball sliding on all along must
+ * each come back exactly, and step on as they did after the save. */
+Test(snapshot, a_rollback_keeps_unmoved_bodies_and_restores_moved_ones) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_id pile[3];
+    for (int i = 0; i < 3; ++i) {
+        pile[i] = test_make_box(world, carom_v2(0.0, 0.5 + i), 0.5, 0.5, 0.0, 0.6, 0.0);
+    }
+    carom_body_id ball = test_make_ball(world, carom_v2(-40.0, 0.5), 0.5, carom_v2(0.0, 0.0),
+                                        0.0, 0.0);
+    step(world, 240);
+    cr_assert(!carom_body_is_awake(pile[0]), "the pile must be asleep");
+    cr_assert_eq(carom_body_set_linear_velocity(ball, carom_v2(-3.0, 0.0)), CAROM_OK);
+    step(world, 1);
+    buffer state = save(world, CAROM_SNAPSHOT_STATE);
+    uint64_t at_save = world_digest(world);
+    step(world, 30);
+    uint64_t after = world_digest(world);
+    cr_assert(!carom_body_is_awake(pile[0]) && carom_body_is_awake(ball));
+
+    /* the pile kept its pose, the ball did not */
+    restore_ok(world, state);
+    cr_assert_eq(world_digest(world), at_save);
+    step(world, 30);
+    cr_assert_eq(world_digest(world), after);
+
+    /* a box woken in place (same pose, new velocity), restored at once */
+    cr_assert_eq(carom_body_set_linear_velocity(pile[2], carom_v2(0.5, 0.0)), CAROM_OK);
+    restore_ok(world, state);
+    cr_assert_eq(world_digest(world), at_save);
+
+    /* a box moved elsewhere, the pile woken and stepped */
+    cr_assert_eq(carom_body_set_transform(pile[2], carom_v2(5.0, 0.5), 0.3), CAROM_OK);
+    step(world, 30);
+    restore_ok(world, state);
+    cr_assert_eq(world_digest(world), at_save);
+    step(world, 30);
+    cr_assert_eq(world_digest(world), after);
+    free(state.data);
+    carom_destroy_world(world);
+}
+
 /* The issue's rollback: inputs every step (impulses on some bodies); from step 510 on, every
  * 10 steps the world goes back to its step-500 state and re-simulates up to where it was. The
  * end must be the straight run's, bit for bit. */
@@ -669,6 +715,89 @@ Test(snapshot, hostile_bytes_with_valid_checksums_never_crash_or_poison_the_worl
     free(full.data);
     carom_destroy_world(world);
     carom_destroy_world(target);
+}
+
+/* Restores between states whose contacts differ: bouncing balls make and break contacts, and
+ * freed contact ids go to other pairs. Each restore must leave the pair map exactly the
+ * restored contacts' (world_digest counts it), however far the contacts it replaces were from
+ * them, and the world must step on as it did from that state. (The balls stay clear of the
+ * axes: a fat box side of exactly zero comes back as 0.0 where the world may have had -0.0,
+ * which nothing tells apart but a digest of the raw bits.) */
+Test(snapshot, restores_between_states_with_other_contacts_keep_the_pair_map_exact) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    test_make_ground(world, 20.0, 0.3, 0.9);
+    for (int i = 0; i < 24; ++i) {
+        carom_vec2 velocity = carom_v2((i % 5) - 2.0, (i % 3) * 2.0);
+        test_make_ball(world, carom_v2(40.0 + (i % 8) * 1.5, 21.0 + (i / 8) * 1.5), 0.5,
+                       velocity, 0.3, 0.9);
+    }
+    enum { STATES = 4 };
+    buffer states[STATES];
+    uint64_t at_save[STATES], ten_later[STATES];
+    for (int k = 0; k < STATES; ++k) {
+        step(world, 40);
+        states[k] = save(world, CAROM_SNAPSHOT_STATE);
+        at_save[k] = world_digest(world);
+    }
+    for (int k = 0; k < STATES; ++k) {
+        restore_ok(world, states[k]);
+        step(world, 10);
+        ten_later[k] = world_digest(world);
+    }
+    const int order[] = {3, 0, 2, 1, 3, 1, 0, 2, 0, 3};
+    for (int i = 0; i < (int)(sizeof(order) / sizeof(order[0])); ++i) {
+        int k = order[i];
+        restore_ok(world, states[k]);
+        cr_assert_eq(world_digest(world), at_save[k], "restore %d (state %d)", i, k);
+        if (i % 2 == 1) {
+            step(world, 10);
+            cr_assert_eq(world_digest(world), ten_later[k], "after restore %d (state %d)", i, k);
+        }
+    }
+    for (int k = 0; k < STATES; ++k) {
+        free(states[k].data);
+    }
+    carom_destroy_world(world);
+}
+
+/* A state refused in its contacts has left the decoding scratch half written (contacts and their
+ * pair map, which restores bring up to date rather than build again); the next restore must be
+ * exact all the same, and the world must step on as it did after the save. */
+Test(snapshot, a_restore_after_one_refused_in_its_contacts_is_exact) {
+    carom_world_id world = make_mixed_world();
+    step_scripted(world, 0, 60);
+    buffer state = save(world, CAROM_SNAPSHOT_STATE);
+    uint64_t at_save = world_digest(world);
+    step_scripted(world, 60, 40);
+    uint64_t later = world_digest(world);
+    restore_ok(world, state);
+    step_scripted(world, 60, 20); /* other contacts than at the save, in the scratch too */
+    unsigned char* damaged = malloc(state.size);
+    int refused_in_contacts = 0;
+    for (size_t back = 8; back < state.size / 4 && refused_in_contacts < 3; back += 7) {
+        memcpy(damaged, state.data, state.size);
+        damaged[state.size - back] = 0xff; /* a late contact's byte, mostly */
+        fix_checksums(damaged, state.size);
+        uint64_t before = world_digest(world);
+        carom_status status = carom_world_restore(world, damaged, state.size);
+        if (status == CAROM_OK) {
+            step_scripted(world, 60, 20);
+            continue;
+        }
+        cr_assert_eq(world_digest(world), before, "a refused restore changed the world");
+        if (strstr(carom_last_error(), "contact") == NULL) {
+            continue;
+        }
+        refused_in_contacts += 1;
+        restore_ok(world, state);
+        cr_assert_eq(world_digest(world), at_save);
+        step_scripted(world, 60, 40);
+        cr_assert_eq(world_digest(world), later);
+    }
+    cr_assert_geq(refused_in_contacts, 1, "no damaged byte reached the contacts");
+    free(damaged);
+    free(state.data);
+    carom_destroy_world(world);
 }
 
 Test(snapshot, wrong_version_small_buffers_and_bad_arguments_have_their_own_errors) {

@@ -892,6 +892,16 @@ static inline bool contact_normal_ok(const carom_contact* c) {
     return !(fabs(carom_length(c->normal) - 1.0) > UNIT_TOLERANCE) && !(c->restitution > 1.0);
 }
 
+/* What a body record holds when its flags leave the optional fields out. */
+static inline void clear_optional_fields(body_record* out) {
+    out->linear_velocity = carom_v2(0.0, 0.0);
+    out->angular_velocity = 0.0;
+    out->sleep_time = 0.0;
+    out->island = -1;
+    out->force = carom_v2(0.0, 0.0);
+    out->torque = 0.0;
+}
+
 /* ---- Careful readers: every field checked as it comes, and a message naming the first
  * problem. The fast readers below hand them whatever they do not take. ----------------------- */
 
@@ -915,12 +925,7 @@ static void read_body_state_carefully(reader* r, carom_body_type type, body_reco
     if (!r->failed && !rotation_unit(out->q)) {
         reader_fail(r, "rotation of body %d is not a unit vector", id);
     }
-    out->linear_velocity = carom_v2(0.0, 0.0);
-    out->angular_velocity = 0.0;
-    out->sleep_time = 0.0;
-    out->island = -1;
-    out->force = carom_v2(0.0, 0.0);
-    out->torque = 0.0;
+    clear_optional_fields(out);
     if (out->flags & BODY_HAS_VELOCITY) {
         out->linear_velocity = get_vec2(r, "velocity of body", id);
         out->angular_velocity = get_number(r, -CAROM_MAX_MAGNITUDE, "spin of body", id);
@@ -1072,12 +1077,7 @@ static bool take_body_state(const uint8_t** cursor, carom_body_type type, body_r
     out->q.s = take_f64(&p);
     bool ok = vec2_ok(out->center) && rotation_part_ok(out->q.c) && rotation_part_ok(out->q.s) &&
               rotation_unit(out->q);
-    out->linear_velocity = carom_v2(0.0, 0.0);
-    out->angular_velocity = 0.0;
-    out->sleep_time = 0.0;
-    out->island = -1;
-    out->force = carom_v2(0.0, 0.0);
-    out->torque = 0.0;
+    clear_optional_fields(out);
     if (flags & BODY_HAS_VELOCITY) {
         out->linear_velocity = take_vec2(&p);
         out->angular_velocity = take_f64(&p);

@@ -56,16 +56,9 @@ static void unlink_edge(carom_world* world, carom_contact* contact, int edge_ind
 }
 
 void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
-    if (shape_a > shape_b) {
-        int swap = shape_a;
-        shape_a = shape_b;
-        shape_b = swap;
-    }
-    carom_shape_type type_a = world->shapes[shape_a].type;
-    carom_shape_type type_b = world->shapes[shape_b].type;
-    bool b_first = (type_a == CAROM_SHAPE_CIRCLE && type_b != CAROM_SHAPE_CIRCLE) ||
-                   (type_b == CAROM_SHAPE_CHAIN_SEGMENT && type_a != CAROM_SHAPE_CHAIN_SEGMENT);
-    if (b_first) {
+    int rank_a = carom_contact_rank(world->shapes[shape_a].type);
+    int rank_b = carom_contact_rank(world->shapes[shape_b].type);
+    if (rank_a > rank_b || (rank_a == rank_b && shape_a > shape_b)) {
         int swap = shape_a;
         shape_a = shape_b;
         shape_b = swap;

@@ -41,6 +41,14 @@ typedef struct carom_contact {
     uint64_t pair_key;
 } carom_contact;
 
+/* Where a shape goes in a contact's pair, lower first: chain segments (their tests correct from
+ * A's side), then the other polygons, then circles (always B unless both are); between two of one
+ * rank, the lower shape id. carom_create_contact orders pairs by it, and the snapshot reader
+ * refuses contacts not in this order. */
+static inline int carom_contact_rank(carom_shape_type type) {
+    return type == CAROM_SHAPE_CHAIN_SEGMENT ? 0 : type == CAROM_SHAPE_CIRCLE ? 2 : 1;
+}
+
 /* Create the contact for a new pair (shape ids in any order). */
 void carom_create_contact(carom_world* world, int shape_a, int shape_b);
 /* Destroy a contact; a touching one reports its end (contact or sensor end event). */

@@ -700,17 +700,13 @@ typedef struct body_slot {
     int8_t type; /* carom_body_type, or -1 for a free slot */
 } body_slot;
 
-/* Where carom_create_contact puts a shape in a pair: chain segments first, circles last, the
- * lower id first between two of a kind. */
-enum { ORDER_CHAIN, ORDER_OTHER, ORDER_CIRCLE };
-
 typedef struct shape_slot {
     carom_filter filter;
     int body;
     int next_shape;
     bool live;
     bool is_sensor;
-    uint8_t order;     /* ORDER_ */
+    uint8_t rank;      /* carom_contact_rank of its type */
     uint8_t body_type; /* its body's carom_body_type */
 } shape_slot;
 
@@ -847,7 +843,7 @@ static inline bool fat_offset_ok(int64_t offset) {
 /* The order carom_create_contact puts shapes a and b (ids id_a and id_b) in. */
 static inline bool contact_order_ok(const shape_slot* a, const shape_slot* b, int id_a,
                                     int id_b) {
-    return a->order < b->order || (a->order == b->order && id_a < id_b);
+    return a->rank < b->rank || (a->rank == b->rank && id_a < id_b);
 }
 
 /* Whether the broad phase could have made this pair (carom_proxies_may_pair, on scene data). */
@@ -1689,9 +1685,7 @@ static void make_slots(scene_slots* slots, const carom_body* bodies, const carom
         slot->next_shape = shape->next_shape;
         slot->live = true;
         slot->is_sensor = shape->is_sensor;
-        slot->order = shape->type == CAROM_SHAPE_CHAIN_SEGMENT ? ORDER_CHAIN
-                      : shape->type == CAROM_SHAPE_CIRCLE      ? ORDER_CIRCLE
-                                                               : ORDER_OTHER;
+        slot->rank = (uint8_t)carom_contact_rank(shape->type);
         slot->body_type = (uint8_t)bodies[shape->body].type;
     }
     slots->live_bodies = (uint32_t)carom_id_pool_count(body_pool);

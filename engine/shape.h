@@ -13,10 +13,15 @@ typedef struct carom_shape {
      * after it: one or two cache lines per shape instead of four. */
     int id; /* own index, or -1 when the slot is free */
     int body;
+    int next_shape; /* next in the body's list, -1 at the end */
     carom_shape_type type;
     bool is_sensor;
     bool enable_hit_events;
     carom_aabb aabb; /* tight world box as of the last step */
+    /* A polygon whose corners are exactly (+-x, +-y) in the body frame (a box made around the
+     * body origin, as cars and crates are): its half extents (x, y), which give its world box
+     * without placing the corners. (0, 0) for every other shape. */
+    carom_vec2 box_half_extents;
     double friction, restitution;
     double extent; /* farthest distance of the shape from its body's center of mass (m) */
     carom_circle circle; /* CAROM_SHAPE_CIRCLE */
@@ -25,7 +30,6 @@ typedef struct carom_shape {
     carom_segment segment; /* CAROM_SHAPE_SEGMENT and CAROM_SHAPE_CHAIN_SEGMENT */
     carom_chain_segment chain; /* CAROM_SHAPE_CHAIN_SEGMENT */
     uint32_t generation;
-    int next_shape; /* next in the body's list, -1 at the end */
     double surface_grip; /* sensors: tyre grip multiplier for vehicles */
     double density;
     carom_filter filter;
@@ -35,6 +39,8 @@ typedef struct carom_shape {
 carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out, const char* what);
 carom_shape_id carom_make_shape_id(const carom_world* world, const carom_shape* shape);
 carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf);
+/* Set shape->box_half_extents from its type and polygon; call whenever the geometry is set. */
+void carom_shape_find_box(carom_shape* shape);
 carom_mass_data carom_shape_compute_mass(const carom_shape* shape);
 /* Half the shape's thinnest width (m): its radius, or the smallest distance from a polygon's
  * centroid to its faces; infinity for segments, which have none. */

@@ -497,6 +497,7 @@ static void read_geometry(reader* r, carom_shape* shape, int id) {
         }
         shape->polygon = carom_make_segment_polygon(&shape->segment);
     }
+    carom_shape_find_box(shape);
 }
 
 static void read_shape(reader* r, carom_shape* shape, int id, int body_slots, int shape_slots) {

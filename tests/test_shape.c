@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 Test(shape, destroying_a_shape_recomputes_the_body_mass) {
     carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
@@ -234,4 +235,48 @@ Test(shape, one_sided_chain_stops_from_the_front_and_lets_through_from_the_back)
     cr_assert_gt(ball_through_one_sided_wall(3.0, -5.0), -8.0 + 0.01, "passed from behind");
     cr_assert_lt(ball_through_one_sided_wall(-3.0, 200.0), -0.24, "fast: swept, still stopped");
     cr_assert_lt(ball_through_one_sided_wall(3.0, -200.0), -100.0, "fast from behind: through");
+}
+
+/* A box around the body origin gets its world box from its half extents (shape.c) rather than
+ * from its placed corners; both must give the same bits, at every angle and position, and a box
+ * made any other way (off-centre, turned in the body) must still be boxed from its corners. */
+Test(shape, centred_box_world_box_has_the_bits_of_its_placed_corners) {
+    carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    carom_body_id body = carom_create_body(world, &def);
+    carom_shape_def shape_def = carom_default_shape_def();
+    carom_shape_id centred = carom_create_box_shape(body, &shape_def, 0.5, 1.0, carom_v2(0.0, 0.0),
+                                                    0.0);
+    carom_shape_id offset = carom_create_box_shape(body, &shape_def, 0.3, 0.7, carom_v2(0.2, -0.1),
+                                                   0.0);
+    carom_shape_id turned = carom_create_box_shape(body, &shape_def, 0.3, 0.7, carom_v2(0.0, 0.0),
+                                                   0.25);
+    carom_polygon polygons[3];
+    cr_assert_eq(carom_make_box(0.5, 1.0, carom_v2(0.0, 0.0), 0.0, &polygons[0]), CAROM_OK);
+    cr_assert_eq(carom_make_box(0.3, 0.7, carom_v2(0.2, -0.1), 0.0, &polygons[1]), CAROM_OK);
+    cr_assert_eq(carom_make_box(0.3, 0.7, carom_v2(0.0, 0.0), 0.25, &polygons[2]), CAROM_OK);
+    carom_shape_id shapes[3] = {centred, offset, turned};
+    uint32_t seed = 12345u;
+    for (int i = 0; i < 2000; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        double angle = (double)seed / 4294967296.0 * 7.0 - 3.5;
+        /* quarter turns exactly too, where sine or cosine is zero */
+        if (i % 50 == 0) {
+            angle = (i / 50 % 4) * 0.5 * CAROM_PI;
+        }
+        carom_vec2 position = {1000.0 * sin(3.0 * i), -37.5 + 0.001 * i};
+        cr_assert_eq(carom_body_set_transform(body, position, angle), CAROM_OK);
+        carom_transform xf = carom_body_get_transform(body);
+        for (int k = 0; k < 3; ++k) {
+            carom_aabb got = carom_shape_get_aabb(shapes[k]);
+            carom_aabb want = carom_compute_polygon_aabb(&polygons[k], xf);
+            cr_assert(memcmp(&got, &want, sizeof(got)) == 0,
+                      "shape %d at angle %.17g: (%.17g, %.17g)-(%.17g, %.17g) instead of "
+                      "(%.17g, %.17g)-(%.17g, %.17g)", k, angle, got.lower.x, got.lower.y,
+                      got.upper.x, got.upper.y, want.lower.x, want.lower.y, want.upper.x,
+                      want.upper.y);
+        }
+    }
+    carom_destroy_world(world);
 }

@@ -60,18 +60,7 @@ void carom_shape_find_box(carom_shape* shape) {
     }
 }
 
-/* The world box of a box around the body origin. Its corners' x are +-a +- b with a = c x and
- * b = s y rounded (c, s the rotation, x, y the half extents), so the largest is |a| + |b|:
- * computed in that order, the box has the same bits as carom_compute_polygon_aabb gives from the
- * four placed corners, for a handful of operations instead of four transforms. Likewise y. */
-static carom_aabb centered_box_aabb(carom_vec2 half, carom_transform xf) {
-    double reach_x = fabs(xf.q.c) * half.x + fabs(xf.q.s) * half.y;
-    double reach_y = fabs(xf.q.s) * half.x + fabs(xf.q.c) * half.y;
-    carom_aabb box = {{xf.p.x - reach_x, xf.p.y - reach_y}, {xf.p.x + reach_x, xf.p.y + reach_y}};
-    return box;
-}
-
-carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf) {
+carom_aabb carom_shape_compute_general_aabb(const carom_shape* shape, carom_transform xf) {
     switch (shape->type) {
     case CAROM_SHAPE_CIRCLE:
         return carom_compute_circle_aabb(&shape->circle, xf);
@@ -79,9 +68,6 @@ carom_aabb carom_shape_compute_aabb(const carom_shape* shape, carom_transform xf
     case CAROM_SHAPE_CHAIN_SEGMENT:
         return carom_compute_segment_aabb(&shape->segment, xf);
     default:
-        if (shape->box_half_extents.x > 0.0) {
-            return centered_box_aabb(shape->box_half_extents, xf);
-        }
         return carom_compute_polygon_aabb(&shape->polygon, xf);
     }
 }

@@ -184,6 +184,10 @@ static carom_manifold compute_manifold(const carom_shape* a, carom_transform xfa
         return carom_collide_polygon_and_circle(&a->polygon, xfa, &b->circle, xfb,
                                                 speculative_distance);
     }
+    if (a->box_half_extents.x > 0.0 && b->box_half_extents.x > 0.0) {
+        return carom_collide_boxes(&a->polygon, a->box_half_extents, xfa, &b->polygon,
+                                   b->box_half_extents, xfb, speculative_distance);
+    }
     return carom_collide_polygons(&a->polygon, xfa, &b->polygon, xfb, speculative_distance);
 }
 
@@ -231,12 +235,14 @@ static void update_contact(carom_world* world, carom_contact* contact, double dt
     }
     carom_manifold manifold = compute_manifold(shape_a, body_a->transform, shape_b,
                                                body_b->transform, speculative);
-    carom_contact_point old_points[2];
     int old_count = contact->point_count;
-    memcpy(old_points, contact->points, sizeof(old_points));
-
     contact->normal = manifold.normal;
     contact->point_count = manifold.point_count;
+    if (manifold.point_count == 0) {
+        return; /* most pairs: the points' cache lines are left alone */
+    }
+    carom_contact_point old_points[2];
+    memcpy(old_points, contact->points, sizeof(old_points));
     for (int i = 0; i < manifold.point_count; ++i) {
         carom_contact_point* cp = &contact->points[i];
         cp->point = manifold.points[i].point;

@@ -205,34 +205,17 @@ static bool clip_to_side(carom_vec2* p0, carom_vec2* p1, carom_vec2 tangent, dou
     return true;
 }
 
-carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xfa,
-                                      const carom_polygon* b, carom_transform xfb,
-                                      double speculative_distance) {
+/* The manifold of two polygons in A's frame, once the best face of each is known: local_b is B
+ * placed in A's frame, vertices and normals. The reference face is A's unless B's separates
+ * clearly more; the incident edge is clipped to its side planes (sat.c's header). */
+static carom_manifold polygon_manifold(const carom_polygon* a, const carom_polygon* local_b,
+                                       int edge_a, double separation_a, int edge_b,
+                                       double separation_b, double speculative_distance,
+                                       carom_transform xfa) {
     carom_manifold manifold = empty_manifold();
-    /* Most pairs the broad phase hands over are apart: B's normals are placed, and each
-     * polygon's faces tried, only until one face separates them by more than the speculative
-     * distance. The manifold is empty then, whichever face it was. */
-    carom_polygon local_b;
-    carom_transform xf = carom_inv_mul_transforms(xfa, xfb);
-    transform_vertices(b, xf, &local_b);
-
-    int edge_a = 0;
-    double separation_a =
-        carom_polygon_max_separation(a, &local_b, speculative_distance, &edge_a);
-    if (separation_a > speculative_distance) {
-        return manifold;
-    }
-    transform_normals(b, xf.q, &local_b);
-    int edge_b = 0;
-    double separation_b =
-        carom_polygon_max_separation(&local_b, a, speculative_distance, &edge_b);
-    if (separation_b > speculative_distance) {
-        return manifold;
-    }
-
     bool flip = separation_b > separation_a + CAROM_REFERENCE_FACE_TOLERANCE;
-    const carom_polygon* reference = flip ? &local_b : a;
-    const carom_polygon* incident = flip ? a : &local_b;
+    const carom_polygon* reference = flip ? local_b : a;
+    const carom_polygon* incident = flip ? a : local_b;
     int reference_edge = flip ? edge_b : edge_a;
 
     carom_vec2 normal = reference->normals[reference_edge];
@@ -267,6 +250,77 @@ carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xf
     }
     manifold_to_world(&manifold, xfa);
     return manifold;
+}
+
+carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xfa,
+                                      const carom_polygon* b, carom_transform xfb,
+                                      double speculative_distance) {
+    /* Most pairs the broad phase hands over are apart: B's normals are placed, and each
+     * polygon's faces tried, only until one face separates them by more than the speculative
+     * distance. The manifold is empty then, whichever face it was. */
+    carom_polygon local_b;
+    carom_transform xf = carom_inv_mul_transforms(xfa, xfb);
+    transform_vertices(b, xf, &local_b);
+
+    int edge_a = 0;
+    double separation_a =
+        carom_polygon_max_separation(a, &local_b, speculative_distance, &edge_a);
+    if (separation_a > speculative_distance) {
+        return empty_manifold();
+    }
+    transform_normals(b, xf.q, &local_b);
+    int edge_b = 0;
+    double separation_b =
+        carom_polygon_max_separation(&local_b, a, speculative_distance, &edge_b);
+    if (separation_b > speculative_distance) {
+        return empty_manifold();
+    }
+    return polygon_manifold(a, &local_b, edge_a, separation_a, edge_b, separation_b,
+                            speculative_distance, xfa);
+}
+
+/* A box's best face against a point at `offset` from its center along its two axes (in its
+ * frame), reaching `reach_x` and `reach_y` beyond that point along those axes: the separation,
+ * and the face as an edge of the box's canonical polygon (carom_shape_find_box). Ties go to the
+ * lower edge, as in the search over every face. */
+static double box_best_face(carom_vec2 half, carom_vec2 offset, double reach_x, double reach_y,
+                            int* edge) {
+    double separation_x = fabs(offset.x) - half.x - reach_x;
+    double separation_y = fabs(offset.y) - half.y - reach_y;
+    int edge_x = offset.x >= 0.0 ? 1 : 3; /* +x: edge 1, -x: edge 3 */
+    int edge_y = offset.y > 0.0 ? 2 : 0; /* +y: edge 2, -y: edge 0 */
+    bool x_wins = separation_x > separation_y || (separation_x == separation_y && edge_x < edge_y);
+    *edge = x_wins ? edge_x : edge_y;
+    return x_wins ? separation_x : separation_y;
+}
+
+carom_manifold carom_collide_boxes(const carom_polygon* a, carom_vec2 half_a, carom_transform xfa,
+                                   const carom_polygon* b, carom_vec2 half_b, carom_transform xfb,
+                                   double speculative_distance) {
+    /* B's center and axes in A's frame, and how far each box reaches along the other's axes:
+     * a face's separation is the centers' distance along its normal less both boxes' reach, so
+     * the four faces that can separate cost a few products instead of sixteen projections. */
+    carom_transform xf = carom_inv_mul_transforms(xfa, xfb);
+    double c = fabs(xf.q.c);
+    double s = fabs(xf.q.s);
+    int edge_a = 0;
+    double separation_a = box_best_face(half_a, xf.p, half_b.x * c + half_b.y * s,
+                                        half_b.x * s + half_b.y * c, &edge_a);
+    if (separation_a > speculative_distance) {
+        return empty_manifold();
+    }
+    carom_vec2 a_from_b = carom_neg(carom_inv_rotate(xf.q, xf.p)); /* A's center, B's frame */
+    int edge_b = 0;
+    double separation_b = box_best_face(half_b, a_from_b, half_a.x * c + half_a.y * s,
+                                        half_a.x * s + half_a.y * c, &edge_b);
+    if (separation_b > speculative_distance) {
+        return empty_manifold();
+    }
+    carom_polygon local_b;
+    transform_vertices(b, xf, &local_b);
+    transform_normals(b, xf.q, &local_b);
+    return polygon_manifold(a, &local_b, edge_a, separation_a, edge_b, separation_b,
+                            speculative_distance, xfa);
 }
 
 /* ---- Chain segments ------------------------------------------------------------------------

@@ -19,9 +19,10 @@ typedef struct carom_shape {
     bool is_sensor;
     bool enable_hit_events;
     carom_aabb aabb; /* tight world box as of the last step */
-    /* A polygon whose corners are exactly (+-x, +-y) in the body frame (a box made around the
-     * body origin, as cars and crates are): its half extents (x, y), which give its world box
-     * without placing the corners. (0, 0) for every other shape. */
+    /* A polygon that is exactly carom_make_box's box around the body origin (cars, crates):
+     * corners (-x, -y), (x, -y), (x, y), (-x, y) in that order. Its half extents (x, y) give its
+     * world box without placing the corners, and its contacts with other such boxes by two axes
+     * each (carom_collide_boxes). (0, 0) for every other shape. */
     carom_vec2 box_half_extents;
     double friction, restitution;
     double extent; /* farthest distance of the shape from its body's center of mass (m) */

@@ -214,14 +214,33 @@ static void integrate_velocities(carom_world* world) {
     }
 }
 
+/* Turn a rotation by a substep's small angle: first order, then brought back to unit length.
+ * The rotation turned this step starts each step at the identity and lives for a few substeps
+ * (the body's own rotation is normalised exactly once per step, in finalize_bodies). For the
+ * angles of all but the fastest spins, the length is restored by the series
+ * 1/sqrt(1 + e) = 1 - e/2 + 3e^2/8 - 5e^3/16, with e = angle^2, rather than by a square root and
+ * a division, which were the throughput limit of this loop: the length is then off by at most
+ * 35/128 e^4, 3e-9 at the bound of 0.1 rad a substep (24 rad/s at 240 substeps a second), 7e-15
+ * at 0.02 rad. Beyond the bound, where the series would stray, the exact division is kept. */
+static CAROM_FORCE_INLINE carom_rot turn_rotation(carom_rot q, double angle) {
+    carom_rot turned = {q.c - angle * q.s, q.s + angle * q.c};
+    double e = turned.c * turned.c + turned.s * turned.s - 1.0;
+    if (!(fabs(e) <= 0.01)) {
+        return carom_normalize_rot(turned);
+    }
+    double scale = 1.0 + e * (-0.5 + e * (0.375 - 0.3125 * e));
+    turned.c *= scale;
+    turned.s *= scale;
+    return turned;
+}
+
 static void integrate_positions(carom_world* world, double h) {
     carom_solver* solver = &world->solver;
     int count = solver->moving_count;
     for (int i = 0; i < count; ++i) {
         carom_body_state* state = &solver->states[i];
         state->delta_position = carom_mul_add(state->delta_position, h, state->linear_velocity);
-        state->delta_rotation =
-            carom_integrate_rotation(state->delta_rotation, h * state->angular_velocity);
+        state->delta_rotation = turn_rotation(state->delta_rotation, h * state->angular_velocity);
         state->delta_angle += h * state->angular_velocity;
     }
 }
@@ -404,6 +423,9 @@ static CAROM_FORCE_INLINE void solve_friction(local_velocities* v, carom_contact
     carom_vec2 tangent = carom_right_perp(c->normal);
     for (int j = 0; j < point_count; ++j) {
         carom_constraint_point* cp = &c->points[j];
+        if (cp->normal_impulse == 0.0 && cp->tangent_impulse == 0.0) {
+            continue; /* no normal force allows no friction, and none is held: nothing to do */
+        }
         double vt = carom_dot(relative_velocity(v, cp), tangent);
         double impulse = -cp->tangent_mass * vt;
         double max_friction = c->friction * cp->normal_impulse;

@@ -45,17 +45,17 @@ void carom_shape_find_box(carom_shape* shape) {
     if (shape->type != CAROM_SHAPE_POLYGON || p->count != 4) {
         return;
     }
-    /* four distinct corners, each at (+-x, +-y): the four sign patterns, so the box itself */
-    carom_vec2 half = {fabs(p->vertices[0].x), fabs(p->vertices[0].y)};
-    int patterns = 0;
+    /* carom_make_box's corners in its order, counter-clockwise from (-x, -y): the box test names
+     * faces by these edges (edge 0 faces -y, 1 +x, 2 +y, 3 -x), so the same four corners in
+     * another order are left to the polygon test */
+    carom_vec2 half = p->vertices[2];
+    carom_vec2 corners[4] = {{-half.x, -half.y}, {half.x, -half.y}, half, {-half.x, half.y}};
     for (int i = 0; i < 4; ++i) {
-        carom_vec2 v = p->vertices[i];
-        if (fabs(v.x) != half.x || fabs(v.y) != half.y) {
+        if (p->vertices[i].x != corners[i].x || p->vertices[i].y != corners[i].y) {
             return;
         }
-        patterns |= 1 << ((v.x > 0.0) * 2 + (v.y > 0.0));
     }
-    if (patterns == 15 && half.x > 0.0 && half.y > 0.0) {
+    if (half.x > 0.0 && half.y > 0.0) {
         shape->box_half_extents = half;
     }
 }

@@ -280,13 +280,12 @@ carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xf
 }
 
 /* A box's best face against a point at `offset` from its center along its two axes (in its
- * frame), reaching `reach_x` and `reach_y` beyond that point along those axes: the separation,
+ * frame), with something reaching `reach` beyond that point along those axes: the separation,
  * and the face as an edge of the box's canonical polygon (carom_shape_find_box). Ties go to the
  * lower edge, as in the search over every face. */
-static double box_best_face(carom_vec2 half, carom_vec2 offset, double reach_x, double reach_y,
-                            int* edge) {
-    double separation_x = fabs(offset.x) - half.x - reach_x;
-    double separation_y = fabs(offset.y) - half.y - reach_y;
+static double box_best_face(carom_vec2 half, carom_vec2 offset, carom_vec2 reach, int* edge) {
+    double separation_x = fabs(offset.x) - half.x - reach.x;
+    double separation_y = fabs(offset.y) - half.y - reach.y;
     int edge_x = offset.x >= 0.0 ? 1 : 3; /* +x: edge 1, -x: edge 3 */
     int edge_y = offset.y > 0.0 ? 2 : 0; /* +y: edge 2, -y: edge 0 */
     bool x_wins = separation_x > separation_y || (separation_x == separation_y && edge_x < edge_y);
@@ -301,18 +300,15 @@ carom_manifold carom_collide_boxes(const carom_polygon* a, carom_vec2 half_a, ca
      * a face's separation is the centers' distance along its normal less both boxes' reach, so
      * the four faces that can separate cost a few products instead of sixteen projections. */
     carom_transform xf = carom_inv_mul_transforms(xfa, xfb);
-    double c = fabs(xf.q.c);
-    double s = fabs(xf.q.s);
     int edge_a = 0;
-    double separation_a = box_best_face(half_a, xf.p, half_b.x * c + half_b.y * s,
-                                        half_b.x * s + half_b.y * c, &edge_a);
+    double separation_a = box_best_face(half_a, xf.p, carom_box_reach(half_b, xf.q), &edge_a);
     if (separation_a > speculative_distance) {
         return empty_manifold();
     }
-    carom_vec2 a_from_b = carom_neg(carom_inv_rotate(xf.q, xf.p)); /* A's center, B's frame */
+    /* A's center in B's frame; A turned by the inverse rotation reaches as far (abs(c), abs(s)) */
+    carom_vec2 a_from_b = carom_neg(carom_inv_rotate(xf.q, xf.p));
     int edge_b = 0;
-    double separation_b = box_best_face(half_b, a_from_b, half_a.x * c + half_a.y * s,
-                                        half_a.x * s + half_a.y * c, &edge_b);
+    double separation_b = box_best_face(half_b, a_from_b, carom_box_reach(half_a, xf.q), &edge_b);
     if (separation_b > speculative_distance) {
         return empty_manifold();
     }

@@ -4,6 +4,8 @@
 
 #include "carom/collision.h"
 
+#include <math.h>
+
 /* When polygon B's best face beats polygon A's by less than this (m), A's face stays the
  * reference, so the reference does not flip between steps and warm starting keeps working. */
 #define CAROM_REFERENCE_FACE_TOLERANCE 0.0005
@@ -15,6 +17,16 @@
  * the other faces. */
 double carom_polygon_max_separation(const carom_polygon* poly1, const carom_polygon* poly2,
                                     double stop_above, int* best_edge);
+
+/* How far a box of half extents `half`, turned by q, reaches from its center along x and along
+ * y: abs(c) x + abs(s) y and abs(s) x + abs(c) y, in that order (the world box of a centred box
+ * relies on these roundings: shape.h). */
+static inline carom_vec2 carom_box_reach(carom_vec2 half, carom_rot q) {
+    double c = fabs(q.c);
+    double s = fabs(q.s);
+    carom_vec2 reach = {c * half.x + s * half.y, s * half.x + c * half.y};
+    return reach;
+}
 
 /* carom_collide_polygons for two boxes around their bodies' origins (carom_shape_find_box: the
  * canonical polygon of carom_make_box with half extents half_a, half_b): the same manifold, found

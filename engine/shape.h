@@ -3,8 +3,8 @@
 #define CAROM_SHAPE_H
 
 #include "carom/carom.h"
+#include "sat.h"
 
-#include <math.h>
 #include <stdbool.h>
 
 typedef struct carom_world carom_world;
@@ -48,9 +48,8 @@ carom_aabb carom_shape_compute_general_aabb(const carom_shape* shape, carom_tran
  * computed in that order, the box has the same bits as carom_compute_polygon_aabb gives from the
  * four placed corners, for a handful of operations instead of four transforms. Likewise y. */
 static inline carom_aabb carom_centred_box_aabb(carom_vec2 half, carom_transform xf) {
-    double reach_x = fabs(xf.q.c) * half.x + fabs(xf.q.s) * half.y;
-    double reach_y = fabs(xf.q.s) * half.x + fabs(xf.q.c) * half.y;
-    carom_aabb box = {{xf.p.x - reach_x, xf.p.y - reach_y}, {xf.p.x + reach_x, xf.p.y + reach_y}};
+    carom_vec2 reach = carom_box_reach(half, xf.q);
+    carom_aabb box = {{xf.p.x - reach.x, xf.p.y - reach.y}, {xf.p.x + reach.x, xf.p.y + reach.y}};
     return box;
 }
 

@@ -4,7 +4,6 @@
 
 #include "hash_map.h"
 
-
 void carom_hash_map_destroy(carom_hash_map* map) {
     carom_free(map->keys);
     carom_free(map->values);

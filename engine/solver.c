@@ -505,8 +505,7 @@ static void apply_restitution(carom_world* world) {
     }
 }
 
-/* Hit events: for contacts whose shapes ask for them, the point that approached fastest, if it
- * pushed and approached faster than the lower threshold of the shapes that report. */
+/* Whether any live shape asks for hit events, counted again only when the scene changed. */
 static bool any_hit_event_shapes(carom_world* world) {
     if (world->hit_event_shapes_revision != world->scene_revision) {
         int count = 0;
@@ -519,6 +518,8 @@ static bool any_hit_event_shapes(carom_world* world) {
     return world->hit_event_shapes > 0;
 }
 
+/* Hit events: for contacts whose shapes ask for them, the point that approached fastest, if it
+ * pushed and approached faster than the lower threshold of the shapes that report. */
 static void report_hits(carom_world* world) {
     carom_solver* solver = &world->solver;
     if (!any_hit_event_shapes(world)) {

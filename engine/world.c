@@ -347,6 +347,38 @@ carom_sensor_events carom_world_get_sensor_events(carom_world_id id) {
     return events;
 }
 
+/* FNV-1a 64, one double at a time, least significant byte first (carom_world_hash). */
+static uint64_t hash_double(uint64_t hash, double value) {
+    uint64_t bits = 0;
+    memcpy(&bits, &value, sizeof(bits));
+    for (int byte = 0; byte < 8; ++byte) {
+        hash = (hash ^ ((bits >> (8 * byte)) & 0xffu)) * UINT64_C(0x100000001b3);
+    }
+    return hash;
+}
+
+uint64_t carom_world_hash(carom_world_id id) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return 0;
+    }
+    uint64_t hash = UINT64_C(0xcbf29ce484222325);
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        const carom_body* body = &world->bodies[i];
+        if (body->id < 0) {
+            continue;
+        }
+        double values[7] = {body->transform.p.x,      body->transform.p.y,
+                            body->transform.q.c,      body->transform.q.s,
+                            body->linear_velocity.x,  body->linear_velocity.y,
+                            body->angular_velocity};
+        for (int v = 0; v < 7; ++v) {
+            hash = hash_double(hash, values[v]);
+        }
+    }
+    return hash;
+}
+
 carom_status carom_make_fixed_stepper(double dt, int max_steps_per_frame,
                                       carom_fixed_stepper* out) {
     if (out == NULL) {

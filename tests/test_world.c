@@ -193,3 +193,37 @@ Test(world, extreme_but_valid_input_never_puts_nan_in_the_world) {
         carom_destroy_world(world);
     }
 }
+
+Test(world, world_hash_is_fnv1a_over_every_body_in_id_order) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_id ids[3] = {
+        test_make_ground(world, 0.0, 0.6, 0.0),
+        test_make_ball(world, carom_v2(0.25, 2.0), 0.5, carom_v2(1.0, 0.0), 0.6, 0.5),
+        test_make_box(world, carom_v2(-1.0, 3.0), 0.5, 0.25, 0.3, 0.6, 0.0)};
+    test_step(world, 1.0 / 60.0, 30);
+    /* The definition, written out independently of the engine's: all bodies, static included. */
+    uint64_t expected = 0xcbf29ce484222325u;
+    for (int i = 0; i < 3; ++i) {
+        cr_assert(carom_body_is_valid(ids[i]));
+        carom_vec2 p = carom_body_get_position(ids[i]);
+        carom_rot q = carom_body_get_rotation(ids[i]);
+        carom_vec2 v = carom_body_get_linear_velocity(ids[i]);
+        double values[7] = {p.x, p.y, q.c, q.s, v.x, v.y, carom_body_get_angular_velocity(ids[i])};
+        for (int k = 0; k < 7; ++k) {
+            uint64_t bits;
+            memcpy(&bits, &values[k], sizeof(bits));
+            for (int byte = 0; byte < 8; ++byte) {
+                expected = (expected ^ ((bits >> (8 * byte)) & 0xffu)) * 0x100000001b3u;
+            }
+        }
+    }
+    cr_assert_eq(carom_world_hash(world), expected);
+    /* one ulp in one velocity changes it */
+    carom_vec2 v = carom_body_get_linear_velocity(ids[1]);
+    v.x = nextafter(v.x, 10.0);
+    carom_body_set_linear_velocity(ids[1], v);
+    cr_assert_neq(carom_world_hash(world), expected);
+    carom_destroy_world(world);
+    cr_assert_eq(carom_world_hash(world), 0u);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_INVALID_ID);
+}

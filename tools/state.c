@@ -171,31 +171,3 @@ void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* b
     }
 }
 
-static uint64_t hash_double(uint64_t hash, double value) {
-    uint64_t bits = 0;
-    memcpy(&bits, &value, sizeof(bits));
-    for (int byte = 0; byte < 8; ++byte) {
-        hash = (hash ^ ((bits >> (8 * byte)) & 0xffu)) * 0x100000001b3u;
-    }
-    return hash;
-}
-
-uint64_t state_hash(const carom_body_id* body_ids, int body_count) {
-    uint64_t hash = 0xcbf29ce484222325u;
-    for (int i = 0; i < body_count; ++i) {
-        carom_vec2 position = carom_body_get_position(body_ids[i]);
-        carom_rot rotation = carom_body_get_rotation(body_ids[i]);
-        carom_vec2 velocity = carom_body_get_linear_velocity(body_ids[i]);
-        double values[7] = {position.x,
-                            position.y,
-                            rotation.c,
-                            rotation.s,
-                            velocity.x,
-                            velocity.y,
-                            carom_body_get_angular_velocity(body_ids[i])};
-        for (int v = 0; v < 7; ++v) {
-            hash = hash_double(hash, values[v]);
-        }
-    }
-    return hash;
-}

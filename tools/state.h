@@ -21,9 +21,4 @@ void trace_write_header(FILE* file);
 void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* body_ids,
                       int64_t step, double time);
 
-/* FNV-1a 64 over, for each body in scene order, the IEEE-754 bits of x, y (origin position),
- * cos, sin (rotation), vx, vy (center-of-mass velocity) and w, each as 8 bytes least
- * significant first. Equal hashes: the same state, bit for bit. docs/cli.md has the recipe. */
-uint64_t state_hash(const carom_body_id* body_ids, int body_count);
-
 #endif

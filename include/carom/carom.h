@@ -86,6 +86,15 @@ CAROM_API carom_status carom_world_advance(carom_world_id world, carom_fixed_ste
  * not NULL, receives the hash computed (0 when the world could not be built). */
 CAROM_API carom_status carom_determinism_selftest(uint64_t* hash_out);
 
+/* The world's state hash: FNV-1a 64 over, for every live body in ascending id order (static
+ * bodies included), the IEEE 754 bits of its origin x, y (m), rotation cosine and sine, linear
+ * velocity x, y (m/s, of the center of mass) and angular velocity (rad/s), each double fed least
+ * significant byte first. Equal hashes mean the same state bit for bit, whatever the build or
+ * architecture: compare it between peers for a lockstep desync check (docs/determinism.md).
+ * For a world loaded from a scene file, ids follow the file's order, so this is also what
+ * `carom run --hash` prints. 0, with CAROM_ERROR_INVALID_ID recorded, for an invalid world id. */
+CAROM_API uint64_t carom_world_hash(carom_world_id world);
+
 /* ---- Events ----------------------------------------------------------------------------- */
 
 /* Two shapes started touching (their closest points within CAROM_TOUCHING_DISTANCE). Shape A

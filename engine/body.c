@@ -89,6 +89,7 @@ carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* d
         return carom_null_body_id;
     }
     world->scene_revision += 1;
+    world->awake_revision += 1;
     int id = carom_id_pool_alloc(&world->body_pool);
     if (id == (int)arrlen(world->bodies)) {
         carom_body blank;
@@ -209,6 +210,7 @@ void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_
 
 void carom_destroy_body_internal(carom_world* world, carom_body* body) {
     world->scene_revision += 1;
+    world->awake_revision += 1;
     carom_vehicles_on_body_destroyed(world, body->id);
     /* what rested on it must fall: wake it, and the body's own island */
     carom_wake_touching(world, body);

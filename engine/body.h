@@ -36,6 +36,7 @@ typedef struct carom_body {
     uint32_t generation; /* bumped when the slot is freed */
     int island;          /* its sleeping island, -1 while awake */
     double sleep_time;   /* how long the body has rested (s) */
+    double rest_energy;  /* kinetic energy when the rest began (J) */
     carom_vec2 local_center; /* center of mass, body frame */
     carom_vec2 force; /* accumulated for the next step, world frame (N) */
     double torque;    /* N·m */

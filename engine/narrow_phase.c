@@ -63,6 +63,7 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
         shape_a = shape_b;
         shape_b = swap;
     }
+    world->awake_revision += 1;
     int id = carom_id_pool_alloc(&world->contact_pool);
     if (id == (int)arrlen(world->contacts)) {
         carom_contact blank;
@@ -121,6 +122,7 @@ static void report_touch_change(carom_world* world, const carom_contact* contact
 void carom_destroy_contact(carom_world* world, int contact_id) {
     carom_contact* contact = &world->contacts[contact_id];
     CAROM_ASSERT(contact->id == contact_id);
+    world->awake_revision += 1;
     if (contact->touching) {
         report_touch_change(world, contact, false);
     }
@@ -215,6 +217,62 @@ static bool boxes_apart(carom_aabb a, carom_aabb b, double distance) {
            b.lower.y - a.upper.y > distance || a.lower.y - b.upper.y > distance;
 }
 
+/* Contact recycling (after Box2D v3's, Erin Catto 2025): a manifold stays right while the two
+ * bodies keep their relative pose, so while they have moved relative to each other less than
+ * a small distance since it was made (counting a turn as the distance the farther body's
+ * extent sweeps), and neither turned much, the manifold is kept: its points keep their anchors
+ * on the bodies and only their separations follow the motion, as inside the substeps. That
+ * skips the separating axis test for nearly every contact of a resting pile, and it steadies
+ * the pile: the points, and with them the warm-started impulses, cannot hop between features.
+ * A contact without touching points is kept no longer than the speculative distance allows,
+ * so that nothing can approach it unseen. */
+#define RECYCLE_COS_ANGLE 0.98 /* neither body turned more than about 11 degrees */
+
+static bool try_recycle(const carom_world* world, carom_contact* contact, const carom_body* body_a,
+                        const carom_body* body_b) {
+    double recycle_distance = world->def.contact_recycle_distance;
+    if (!contact->manifold_cached || recycle_distance <= 0.0) {
+        return false;
+    }
+    carom_transform xfa = body_a->transform;
+    carom_transform xfb = body_b->transform;
+    double cos_a = xfa.q.c * contact->cached_rotation_a.c + xfa.q.s * contact->cached_rotation_a.s;
+    double cos_b = xfb.q.c * contact->cached_rotation_b.c + xfb.q.s * contact->cached_rotation_b.s;
+    carom_transform pose = carom_inv_mul_transforms(xfa, xfb);
+    carom_rot turn = carom_inv_mul_rot(pose.q, contact->cached_pose.q);
+    double extent_a = body_a->type == CAROM_BODY_STATIC ? 0.0 : body_a->max_extent;
+    double extent_b = body_b->type == CAROM_BODY_STATIC ? 0.0 : body_b->max_extent;
+    double moved = carom_distance(pose.p, contact->cached_pose.p) +
+                   carom_max_d(extent_a, extent_b) * fabs(turn.s);
+    double tolerance = contact->touching
+                           ? recycle_distance
+                           : carom_min_d(recycle_distance, world->def.speculative_distance);
+    if (!(carom_min_d(cos_a, cos_b) > RECYCLE_COS_ANGLE && moved < tolerance)) {
+        return false;
+    }
+    /* the separations, as the solver's substeps update them: the anchors turned with their
+     * bodies, the normal fixed */
+    carom_rot turn_a = carom_inv_mul_rot(contact->cached_rotation_a, xfa.q);
+    carom_rot turn_b = carom_inv_mul_rot(contact->cached_rotation_b, xfb.q);
+    carom_vec2 centers = carom_sub(body_b->center, body_a->center);
+    for (int i = 0; i < contact->point_count; ++i) {
+        carom_contact_point* cp = &contact->points[i];
+        carom_vec2 ra = carom_rotate(turn_a, cp->anchor_a);
+        carom_vec2 rb = carom_rotate(turn_b, cp->anchor_b);
+        carom_vec2 d = carom_add(centers, carom_sub(rb, ra));
+        cp->separation = cp->base_separation + carom_dot(d, contact->normal);
+    }
+    return true;
+}
+
+static void cache_manifold_pose(carom_contact* contact, const carom_body* body_a,
+                                const carom_body* body_b) {
+    contact->manifold_cached = !contact->is_sensor;
+    contact->cached_pose = carom_inv_mul_transforms(body_a->transform, body_b->transform);
+    contact->cached_rotation_a = body_a->transform.q;
+    contact->cached_rotation_b = body_b->transform.q;
+}
+
 static void update_contact(carom_world* world, carom_contact* contact, double dt) {
     const carom_shape* shape_a = &world->shapes[contact->shape_a];
     const carom_shape* shape_b = &world->shapes[contact->shape_b];
@@ -227,6 +285,10 @@ static void update_contact(carom_world* world, carom_contact* contact, double dt
     contact->friction = sqrt(shape_a->friction * shape_b->friction);
     contact->restitution =
         shape_a->restitution > shape_b->restitution ? shape_a->restitution : shape_b->restitution;
+    if (try_recycle(world, contact, body_a, body_b)) {
+        return;
+    }
+    cache_manifold_pose(contact, body_a, body_b);
     if (boxes_apart(shape_a->aabb, shape_b->aabb, speculative)) {
         /* farther apart than the speculative distance on one axis: the separating axis test
          * would find no point either, so skip it */
@@ -247,6 +309,7 @@ static void update_contact(carom_world* world, carom_contact* contact, double dt
         carom_contact_point* cp = &contact->points[i];
         cp->point = manifold.points[i].point;
         cp->separation = manifold.points[i].separation;
+        cp->base_separation = cp->separation;
         cp->id = manifold.points[i].id;
         cp->anchor_a = carom_sub(cp->point, body_a->center);
         cp->anchor_b = carom_sub(cp->point, body_b->center);
@@ -262,14 +325,38 @@ static void update_contact(carom_world* world, carom_contact* contact, double dt
     }
 }
 
+/* Whether the contact is something the solver must push: points, no sensor, and a body that
+ * moves or may be moved. */
+static bool solver_needs(const carom_world* world, const carom_contact* contact) {
+    return contact->point_count > 0 && !contact->is_sensor &&
+           (carom_body_is_active(&world->bodies[contact->edges[0].body]) ||
+            carom_body_is_active(&world->bodies[contact->edges[1].body]));
+}
+
+/* All contacts the solver needs, by a pass over every contact: for when a wake during the
+ * narrow phase made contacts it had skipped as resting the solver's business again. */
+static void list_touching_contacts(carom_world* world) {
+    arrsetlen(world->touching_contacts, 0);
+    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+        if (world->contacts[i].id >= 0 && solver_needs(world, &world->contacts[i])) {
+            arrput(world->touching_contacts, i);
+        }
+    }
+}
+
 void carom_narrow_phase_collide(carom_world* world, double dt) {
     const carom_proxy* proxies = world->broad_phase.proxies;
     arrsetlen(world->contacts_to_destroy, 0);
-    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+    arrsetlen(world->touching_contacts, 0);
+    uint64_t wakes_before = world->wake_count;
+    carom_refresh_awake_lists(world);
+    /* waking during the loop changes awake_contacts: walk a copy of its length, which the
+     * loop only reads (a wake marks the lists stale rather than rebuilding them) */
+    const int* awake = world->awake_contacts;
+    int awake_count = (int)arrlen(world->awake_contacts);
+    for (int k = 0; k < awake_count; ++k) {
+        int i = awake[k];
         carom_contact* contact = &world->contacts[i];
-        if (contact->id < 0) {
-            continue;
-        }
         carom_body* body_a = &world->bodies[contact->edges[0].body];
         carom_body* body_b = &world->bodies[contact->edges[1].body];
         if (!carom_body_is_active(body_a) && !carom_body_is_active(body_b)) {
@@ -290,7 +377,11 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
             /* an active body touches a sleeping one: wake its island */
             carom_wake_body(world, body_a);
             carom_wake_body(world, body_b);
+            arrput(world->touching_contacts, i);
         }
+    }
+    if (world->wake_count != wakes_before) {
+        list_touching_contacts(world);
     }
     for (int i = 0; i < (int)arrlen(world->contacts_to_destroy); ++i) {
         carom_destroy_contact(world, world->contacts_to_destroy[i]);

@@ -17,6 +17,7 @@ typedef struct carom_contact_point {
     uint32_t id;          /* feature id, matched across steps for warm starting */
     double normal_impulse;  /* accumulated over a substep (N·s), carried to the next step */
     double tangent_impulse; /* friction, likewise */
+    double base_separation; /* separation when the manifold was made (recycling) */
 } carom_contact_point;
 
 /* One end of a contact in a body's doubly linked contact list. Keys are contact << 1 | edge. */
@@ -39,6 +40,11 @@ typedef struct carom_contact {
     carom_vec2 normal;  /* from shape A to shape B */
     carom_contact_point points[2];
     uint64_t pair_key;
+    /* The bodies' poses when the manifold was made, so that it can be reused while they barely
+     * move relative to each other (recycling, narrow_phase.c). */
+    bool manifold_cached;       /* false: make the manifold afresh next step */
+    carom_transform cached_pose; /* B's origin in A's origin frame */
+    carom_rot cached_rotation_a, cached_rotation_b;
 } carom_contact;
 
 /* Where a shape goes in a contact's pair, lower first: chain segments (their tests correct from

@@ -205,6 +205,24 @@ static bool clip_to_side(carom_vec2* p0, carom_vec2* p1, carom_vec2 tangent, dou
     return true;
 }
 
+/* A clipped point's feature id: the vertex of A and the vertex of B it comes from, as
+ * a_vertex << 8 | b_vertex. Clip point 0 starts at the incident edge's first vertex, which lies
+ * toward the reference face's second vertex (the two faces run opposite ways); point 1 pairs the
+ * incident edge's second vertex with the reference face's first. Naming the two polygons'
+ * features rather than which face was the reference keeps the id, and with it the warm-started
+ * impulse, when the reference face moves from one polygon to the other between steps, as it
+ * does often deep in a pile of boxes. */
+static uint32_t point_feature_id(const carom_polygon* reference, int reference_edge,
+                                 const carom_polygon* incident, int incident_edge, int k,
+                                 bool flip) {
+    uint32_t reference_vertex =
+        (uint32_t)(k == 0 ? (reference_edge + 1) % reference->count : reference_edge);
+    uint32_t incident_vertex =
+        (uint32_t)(k == 0 ? incident_edge : (incident_edge + 1) % incident->count);
+    return flip ? (incident_vertex << 8 | reference_vertex)
+                : (reference_vertex << 8 | incident_vertex);
+}
+
 /* The manifold of two polygons in A's frame, once the best face of each is known: local_b is B
  * placed in A's frame, vertices and normals. The reference face is A's unless B's separates
  * clearly more; the incident edge is clipped to its side planes (sat.c's header). */
@@ -245,8 +263,7 @@ static carom_manifold polygon_manifold(const carom_polygon* a, const carom_polyg
         carom_manifold_point* mp = &manifold.points[manifold.point_count++];
         mp->point = carom_mul_sub(clip[k], 0.5 * separation, normal);
         mp->separation = separation;
-        mp->id = ((uint32_t)flip << 24) | ((uint32_t)reference_edge << 16) |
-                 ((uint32_t)incident_edge << 8) | (uint32_t)k;
+        mp->id = point_feature_id(reference, reference_edge, incident, incident_edge, k, flip);
     }
     manifold_to_world(&manifold, xfa);
     return manifold;

@@ -29,10 +29,9 @@ static inline bool carom_body_is_active(const carom_body* body) {
     }
     return false;
 }
-/* Advance a dynamic body's rest timer after the solver gave it new velocities. */
-void carom_sleep_update_timer(const carom_world* world, carom_body* body,
-                              carom_vec2 old_linear_velocity, double old_angular_velocity,
-                              double dt);
+/* Advance a dynamic body's rest timer after the solver gave it new velocities; a rest that
+ * begins records the body's kinetic energy (body->rest_energy). */
+void carom_sleep_update_timer(const carom_world* world, carom_body* body, double dt);
 /* Put to sleep every island of awake bodies that has rested long enough. */
 void carom_sleep_step(carom_world* world);
 /* Wake a body's island (no-op for awake or static bodies). */

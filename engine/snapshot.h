@@ -43,6 +43,9 @@ typedef struct carom_world carom_world;
 /* Fat-box offsets beyond this many quanta (2^40 / 32 m) are refused: no real box is that big. */
 #define MAX_FAT_OFFSET ((int64_t)1 << 40)
 
+/* Contact flags in the state: the point count in the low two bits, then these. */
+enum { CONTACT_TOUCHING = 4, CONTACT_CACHED = 8, CONTACT_FLAGS_ALL = 15 };
+
 /* Body flags in the state. */
 enum {
     BODY_HAS_VELOCITY = 1,

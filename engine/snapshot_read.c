@@ -371,6 +371,7 @@ static void read_world_def(reader* r, carom_world_def* def) {
     def->sleep_angular_threshold = get_f64(r);
     def->time_to_sleep = get_f64(r);
     def->speculative_distance = get_f64(r);
+    def->contact_recycle_distance = get_f64(r);
     if (!r->failed) {
         check_with(r, carom_check_world_def(def), "world settings");
     }
@@ -726,6 +727,7 @@ typedef struct body_record {
     carom_vec2 linear_velocity;
     double angular_velocity;
     double sleep_time;
+    double rest_energy;
     int island;
     carom_vec2 force;
     double torque;
@@ -861,8 +863,10 @@ static inline bool contact_pair_ok(const scene_view* view, int id_a, int id_b) {
     return a->live && b->live && contact_order_ok(a, b, id_a, id_b) && may_pair(a, b);
 }
 
-/* Up to two manifold points, and a touching flag. */
-static inline bool contact_flags_ok(uint8_t flags) { return (flags & ~7) == 0 && (flags & 3) <= 2; }
+/* Up to two manifold points, a touching flag and a cached flag. */
+static inline bool contact_flags_ok(uint8_t flags) {
+    return (flags & ~CONTACT_FLAGS_ALL) == 0 && (flags & 3) <= 2;
+}
 
 /* What a contact's record gives without its manifold; the fields a step reads are all set
  * (points beyond point_count are never read, and clearing the whole record was a third of a
@@ -876,13 +880,27 @@ static void set_contact_head(carom_contact* c, const scene_view* view, int id, i
     c->friction = 0.0;
     c->restitution = 0.0;
     c->point_count = flags & 3;
-    c->touching = (flags & 4) != 0;
+    c->touching = (flags & CONTACT_TOUCHING) != 0;
+    c->manifold_cached = (flags & CONTACT_CACHED) != 0;
     c->pair_key = carom_pair_key(shape_a, shape_b);
     const shape_slot* a = &view->shapes[shape_a];
     const shape_slot* b = &view->shapes[shape_b];
     c->is_sensor = a->is_sensor || b->is_sensor;
     c->edges[0].body = a->body;
     c->edges[1].body = b->body;
+}
+
+/* A recycled manifold's pose: kept by any contact but a sensor's. */
+static inline bool contact_cache_ok(const carom_contact* c) {
+    return !c->is_sensor && vec2_ok(c->cached_pose.p) &&
+           rotation_part_ok(c->cached_rotation_a.c) && rotation_part_ok(c->cached_rotation_a.s) &&
+           rotation_unit(c->cached_rotation_a) && rotation_part_ok(c->cached_rotation_b.c) &&
+           rotation_part_ok(c->cached_rotation_b.s) && rotation_unit(c->cached_rotation_b);
+}
+
+/* The rest of a cached pose, derived as the narrow phase derives it. */
+static inline void finish_contact_cache(carom_contact* c) {
+    c->cached_pose.q = carom_inv_mul_rot(c->cached_rotation_a, c->cached_rotation_b);
 }
 
 static inline bool contact_normal_ok(const carom_contact* c) {
@@ -894,6 +912,7 @@ static inline void clear_optional_fields(body_record* out) {
     out->linear_velocity = carom_v2(0.0, 0.0);
     out->angular_velocity = 0.0;
     out->sleep_time = 0.0;
+    out->rest_energy = 0.0;
     out->island = -1;
     out->force = carom_v2(0.0, 0.0);
     out->torque = 0.0;
@@ -929,6 +948,7 @@ static void read_body_state_carefully(reader* r, carom_body_type type, body_reco
     }
     if (out->flags & BODY_HAS_REST_TIME) {
         out->sleep_time = get_number(r, 0.0, "rest time of body", id);
+        out->rest_energy = get_number(r, 0.0, "rest energy of body", id);
     }
     if (out->flags & BODY_ASLEEP) {
         out->island = get_index(r, MAX_SLOTS, false, "island of a body");
@@ -977,6 +997,19 @@ static void read_contact_carefully(reader* r, const scene_view* view, carom_cont
         return;
     }
     set_contact_head(c, view, id, shape_a, shape_b, flags);
+    if (c->manifold_cached) {
+        c->cached_pose.p = get_vec2(r, "cached pose of contact", id);
+        c->cached_rotation_a.c = get_f64(r);
+        c->cached_rotation_a.s = get_f64(r);
+        c->cached_rotation_b.c = get_f64(r);
+        c->cached_rotation_b.s = get_f64(r);
+        if (!r->failed && !contact_cache_ok(c)) {
+            reader_fail(r, "contact %d has a cached pose that is not finite or not unit, or is a "
+                           "sensor's", id);
+            return;
+        }
+        finish_contact_cache(c);
+    }
     if (c->point_count == 0) {
         return;
     }
@@ -996,6 +1029,9 @@ static void read_contact_carefully(reader* r, const scene_view* view, carom_cont
         cp->normal_impulse = get_number(r, 0.0, "normal impulse of contact", id);
         cp->tangent_impulse = get_number(r, -CAROM_MAX_MAGNITUDE, "friction impulse of contact",
                                          id);
+        cp->base_separation = c->manifold_cached
+                                  ? get_number(r, -CAROM_MAX_MAGNITUDE, "separation of contact", id)
+                                  : cp->separation;
     }
 }
 
@@ -1011,9 +1047,9 @@ static void read_contact_carefully(reader* r, const scene_view* view, carom_cont
 
 /* The most bytes a fast reader takes: a body record (flags, pose, velocity, rest time, island,
  * force), a fat box (four varints), a contact (two shape ids, flags, manifold of two points). */
-#define BODY_RECORD_MAX (1 + 32 + 24 + 8 + 5 + 24)
+#define BODY_RECORD_MAX (1 + 32 + 24 + 16 + 5 + 24)
 #define FAT_BOX_MAX (4 * 5)
-#define CONTACT_RECORD_MAX (5 + 5 + 1 + 32 + 2 * 76)
+#define CONTACT_RECORD_MAX (5 + 5 + 1 + 48 + 32 + 2 * 84)
 
 static inline double take_f64(const uint8_t** p) {
     uint64_t bits = carom_load_le64(*p);
@@ -1082,7 +1118,9 @@ static bool take_body_state(const uint8_t** cursor, carom_body_type type, body_r
     }
     if (flags & BODY_HAS_REST_TIME) {
         out->sleep_time = take_f64(&p);
-        ok = ok && valid_magnitude(out->sleep_time) && out->sleep_time >= 0.0;
+        out->rest_energy = take_f64(&p);
+        ok = ok && valid_magnitude(out->sleep_time) && out->sleep_time >= 0.0 &&
+             valid_magnitude(out->rest_energy) && out->rest_energy >= 0.0;
     }
     if (flags & BODY_ASLEEP) {
         uint64_t island = 0;
@@ -1133,11 +1171,20 @@ static bool take_contact(const uint8_t** cursor, const scene_view* view, carom_c
     }
     set_contact_head(c, view, id, (int)shape_a, (int)shape_b, flags);
     bool ok = true;
+    if (c->manifold_cached) {
+        c->cached_pose.p = take_vec2(&p);
+        c->cached_rotation_a.c = take_f64(&p);
+        c->cached_rotation_a.s = take_f64(&p);
+        c->cached_rotation_b.c = take_f64(&p);
+        c->cached_rotation_b.s = take_f64(&p);
+        ok = contact_cache_ok(c);
+        finish_contact_cache(c);
+    }
     if (c->point_count > 0) {
         c->normal = take_vec2(&p);
         c->friction = take_f64(&p);
         c->restitution = take_f64(&p);
-        ok = vec2_ok(c->normal) && valid_magnitude(c->friction) && c->friction >= 0.0 &&
+        ok = ok && vec2_ok(c->normal) && valid_magnitude(c->friction) && c->friction >= 0.0 &&
              valid_magnitude(c->restitution) && c->restitution >= 0.0 && contact_normal_ok(c);
     }
     for (int i = 0; i < c->point_count; ++i) {
@@ -1149,7 +1196,8 @@ static bool take_contact(const uint8_t** cursor, const scene_view* view, carom_c
         cp->id = take_u32(&p);
         cp->normal_impulse = take_f64(&p);
         cp->tangent_impulse = take_f64(&p);
-        ok = ok && vec2_ok(cp->point) && vec2_ok(cp->anchor_a) && vec2_ok(cp->anchor_b) &&
+        cp->base_separation = c->manifold_cached ? take_f64(&p) : cp->separation;
+        ok = ok && valid_magnitude(cp->base_separation) && vec2_ok(cp->point) && vec2_ok(cp->anchor_a) && vec2_ok(cp->anchor_b) &&
              valid_magnitude(cp->separation) && valid_magnitude(cp->normal_impulse) &&
              cp->normal_impulse >= 0.0 && valid_magnitude(cp->tangent_impulse);
     }
@@ -1498,6 +1546,7 @@ static void commit_bodies(carom_world* world, const state_data* state, bool scen
         body->linear_velocity = record->linear_velocity;
         body->angular_velocity = record->angular_velocity;
         body->sleep_time = record->sleep_time;
+        body->rest_energy = record->rest_energy;
         body->asleep = (record->flags & BODY_ASLEEP) != 0;
         body->island = record->island;
         body->enable_sleep = (record->flags & BODY_SLEEP_ENABLED) != 0;
@@ -1592,6 +1641,7 @@ static void commit_vehicles(carom_world* world, const state_data* state) {
 }
 
 static void commit_state(carom_world* world, state_data* state, bool scene_kept) {
+    world->awake_revision += 1;
     world->def.gravity = state->gravity;
     world->def.substeps = state->substeps;
     world->step_count = state->step_count;

@@ -166,6 +166,7 @@ static void write_world_def(writer* w, const carom_world_def* def) {
     put_f64(w, def->sleep_angular_threshold);
     put_f64(w, def->time_to_sleep);
     put_f64(w, def->speculative_distance);
+    put_f64(w, def->contact_recycle_distance);
 }
 
 static void write_geometry(writer* w, const carom_shape* shape) {
@@ -346,6 +347,7 @@ static void write_body_state(writer* w, const carom_world* world, const carom_bo
     }
     if (flags & BODY_HAS_REST_TIME) {
         put_f64(w, body->sleep_time);
+        put_f64(w, body->rest_energy);
     }
     if (body->asleep) {
         put_uvar(w, (uint64_t)body->island);
@@ -362,7 +364,16 @@ static void write_body_state(writer* w, const carom_world* world, const carom_bo
 static void write_contact(writer* w, const carom_contact* contact) {
     put_uvar(w, (uint64_t)contact->shape_a);
     put_uvar(w, (uint64_t)contact->shape_b);
-    put_u8(w, (uint8_t)(contact->point_count | (contact->touching ? 4 : 0)));
+    put_u8(w, (uint8_t)(contact->point_count | (contact->touching ? CONTACT_TOUCHING : 0) |
+                        (contact->manifold_cached ? CONTACT_CACHED : 0)));
+    if (contact->manifold_cached) {
+        /* the pose the manifold was made at (its rotation follows from the bodies') */
+        put_vec2(w, contact->cached_pose.p);
+        put_f64(w, contact->cached_rotation_a.c);
+        put_f64(w, contact->cached_rotation_a.s);
+        put_f64(w, contact->cached_rotation_b.c);
+        put_f64(w, contact->cached_rotation_b.s);
+    }
     if (contact->point_count == 0) {
         return; /* nothing of a pointless manifold is ever read */
     }
@@ -378,6 +389,9 @@ static void write_contact(writer* w, const carom_contact* contact) {
         put_le(w, cp->id, 4);
         put_f64(w, cp->normal_impulse);
         put_f64(w, cp->tangent_impulse);
+        if (contact->manifold_cached) {
+            put_f64(w, cp->base_separation);
+        }
     }
 }
 

@@ -4,11 +4,14 @@
 
 #include "carom/carom.h"
 
+#include "constraint_graph.h"
+#include "contact_solver.h"
+
 #include <stdbool.h>
 
 typedef struct carom_world carom_world;
 
-/* The velocity and the motion so far in this step of a body the solver moves. */
+/* The velocity and the motion so far in this step of a body the solver moves: one cache line. */
 typedef struct carom_body_state {
     carom_vec2 linear_velocity;
     double angular_velocity;
@@ -25,42 +28,36 @@ typedef struct carom_body_motion {
 } carom_body_motion;
 
 /* A soft constraint: a spring and damper expressed per substep (Catto, Solver2D, 2024). */
-typedef struct carom_softness {
+struct carom_softness {
     double bias_rate;     /* 1/s: fraction of the separation corrected per second */
     double mass_scale;    /* scales the effective mass */
     double impulse_scale; /* leaks the accumulated impulse */
-} carom_softness;
+};
 
-typedef struct carom_constraint_point {
-    carom_vec2 anchor_a, anchor_b;
-    double base_separation;   /* separation at the start of the step (m) */
-    double relative_velocity; /* normal approach velocity before solving (m/s) */
-    double normal_impulse, tangent_impulse, max_normal_impulse;
-    double normal_mass, tangent_mass;
-} carom_constraint_point;
+struct carom_solver {
+    carom_body_state* states;   /* stb_ds array, reused; one rest state at the end */
+    carom_body_motion* motions; /* per moving state */
+    carom_state_mass* masses;   /* per state, the rest state's included */
+    int* state_bodies;          /* body id of each moving state */
+    int* body_states;           /* per body id: its state, or -1 (static, asleep, free slot) */
+    int moving_count;           /* states before the rest state */
 
-typedef struct carom_contact_constraint {
-    int contact;
-    int state_a, state_b; /* solver body states; the shared rest state for static bodies */
-    carom_vec2 normal;
-    double friction, restitution;
-    double inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
-    carom_softness softness;
-    /* Two-point manifolds: the inverse of the 2x2 normal mass matrix, used to solve both normal
-     * impulses at once; block_solve is false when the matrix is ill-conditioned. */
-    double inv_k11, inv_k12, inv_k22;
-    bool block_solve;
-    int point_count;
-    carom_constraint_point points[2];
-} carom_contact_constraint;
-
-typedef struct carom_solver {
-    carom_body_state* states;              /* stb_ds array, reused; one rest state at the end */
-    carom_body_motion* motions;            /* per moving state */
-    int* state_bodies;                     /* body id of each moving state */
-    int moving_count;                      /* states before the rest state */
-    carom_contact_constraint* constraints; /* stb_ds array, reused */
-} carom_solver;
+    /* contact constraints (contact_solver.c) */
+    int* constraint_contacts;   /* contact id of each constraint, ascending */
+    int* state_a;               /* the states of each constraint's bodies (rest state if none) */
+    int* state_b;
+    int* moving_a;              /* the state each constraint may move, or -1 (colouring input) */
+    int* moving_b;
+    int* constraint_colors;     /* colour of each constraint */
+    int* constraint_slots;      /* where each lives: group * lanes + lane, or -1 - overflow index */
+    carom_constraint_graph graph;
+    const carom_contact_kernel* kernel; /* the width this step's groups were laid out for */
+    unsigned char* group_memory;        /* stb_ds byte array holding both group arrays */
+    void* groups;                       /* coloured groups, colour after colour */
+    int group_count;
+    void* overflow; /* width-1 groups of the constraints that found no colour */
+    int overflow_count;
+};
 
 void carom_solver_destroy(carom_solver* solver);
 /* Advance every non-static body by dt: velocities, contacts, positions, shape bounds. */

@@ -11,7 +11,7 @@ carom_world_def carom_default_world_def(void) {
     def.substeps = 4;
     def.cell_size = 0.0;
     def.restitution_threshold = 1.0;
-    def.contact_hertz = 60.0;
+    def.contact_hertz = 35.0;
     def.contact_damping_ratio = 10.0;
     def.contact_push_max_velocity = 3.0;
     def.contact_slop = 0.0;
@@ -21,6 +21,7 @@ carom_world_def carom_default_world_def(void) {
     def.sleep_linear_threshold = 0.05;
     def.sleep_angular_threshold = 2.0 * CAROM_PI / 180.0;
     def.time_to_sleep = 0.5;
+    def.contact_recycle_distance = 0.01;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;
 }

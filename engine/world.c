@@ -115,6 +115,10 @@ carom_status carom_check_world_def(const carom_world_def* def) {
     if (status == CAROM_OK) {
         status = carom_check_positive(def->time_to_sleep, "world time_to_sleep");
     }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->contact_recycle_distance,
+                                          "world contact_recycle_distance");
+    }
     return status;
 }
 
@@ -143,6 +147,7 @@ carom_world_id carom_create_world(const carom_world_def* def) {
     world->generation = (uint16_t)(world_slots[free_slot].generation + 1);
     world->def = *def;
     world->scene_revision = 1;
+    world->awake_revision = 1;
     carom_broad_phase_init(&world->broad_phase, def->cell_size);
     world_slots[free_slot].world = world;
     world_slots[free_slot].generation = world->generation;
@@ -171,6 +176,9 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contacts);
     carom_hash_map_destroy(&world->pair_map);
     arrfree(world->contacts_to_destroy);
+    arrfree(world->touching_contacts);
+    arrfree(world->awake_bodies);
+    arrfree(world->awake_contacts);
     arrfree(world->body_contacts);
     arrfree(world->snapshot_scratch);
     arrfree(world->continuous_candidates);
@@ -198,6 +206,31 @@ carom_status carom_destroy_world(carom_world_id id) {
 int carom_world_is_valid(carom_world_id id) {
     return id.index1 != 0 &&
            carom_get_world_from_parts((uint16_t)(id.index1 - 1), id.generation) != NULL;
+}
+
+static bool visited_awake(const carom_body* body) {
+    return body->type == CAROM_BODY_KINEMATIC || (body->type == CAROM_BODY_DYNAMIC && !body->asleep);
+}
+
+void carom_refresh_awake_lists(carom_world* world) {
+    if (world->awake_lists_revision == world->awake_revision) {
+        return;
+    }
+    arrsetlen(world->awake_bodies, 0);
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        if (world->bodies[i].id >= 0 && visited_awake(&world->bodies[i])) {
+            arrput(world->awake_bodies, i);
+        }
+    }
+    arrsetlen(world->awake_contacts, 0);
+    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+        const carom_contact* contact = &world->contacts[i];
+        if (contact->id >= 0 && (visited_awake(&world->bodies[contact->edges[0].body]) ||
+                                 visited_awake(&world->bodies[contact->edges[1].body]))) {
+            arrput(world->awake_contacts, i);
+        }
+    }
+    world->awake_lists_revision = world->awake_revision;
 }
 
 /* The first massless dynamic body, for the error message. */

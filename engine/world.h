@@ -31,6 +31,19 @@ struct carom_world {
     carom_id_pool contact_pool;
     carom_hash_map pair_map;    /* pair key -> contact id (lookups only) */
     int* contacts_to_destroy;   /* scratch */
+    /* The narrow phase's output for the solver: non-sensor contacts with points whose bodies
+     * are not both inactive, ascending (carom_narrow_phase_collide). */
+    int* touching_contacts;
+    uint64_t wake_count; /* islands woken so far: tells the narrow phase a wake happened */
+    /* What a step visits, so that sleeping bodies and their contacts cost nothing: the awake
+     * non-static bodies and the contacts with an awake dynamic or a kinematic body, both in
+     * ascending id order (carom_refresh_awake_lists). Rebuilt from scratch when awake_revision
+     * has moved: by anything that creates or destroys bodies or contacts, or puts bodies to
+     * sleep or wakes them. */
+    int* awake_bodies;
+    int* awake_contacts;
+    uint64_t awake_revision;
+    uint64_t awake_lists_revision; /* the revision the lists were built at; 0: never */
     int* body_contacts;         /* scratch: carom_collect_body_contacts */
     int* continuous_candidates; /* scratch: shapes a swept body may hit */
     int* query_shapes;          /* scratch for queries */
@@ -50,6 +63,7 @@ struct carom_world {
     carom_id_pool island_pool;
     int* sleep_parent;           /* scratch: union-find over body ids */
     double* sleep_min_time;      /* scratch: shortest rest time per island root */
+    double* sleep_energy_gain;   /* scratch: kinetic energy gained during the rest, per root */
     int* sleep_island_of_root;   /* scratch: island id given to each root this step */
 
     carom_vehicle* vehicles; /* stb_ds array indexed by vehicle id (vehicle.c) */
@@ -72,6 +86,9 @@ struct carom_world {
     int step_count;
     bool locked; /* inside carom_world_step */
 };
+
+/* Bring world->awake_bodies and world->awake_contacts up to date (see there). */
+void carom_refresh_awake_lists(carom_world* world);
 
 /* The checks carom_create_world makes of a def (status and message recorded on failure). */
 carom_status carom_check_world_def(const carom_world_def* def);

@@ -186,7 +186,9 @@ Test(narrow_phase, a_point_whose_feature_id_is_new_starts_with_zero_impulse) {
     cr_assert_not_null(c);
     cr_assert_eq(c->point_count, 2);
     uint32_t ids[2] = {c->points[0].id, c->points[1].id};
-    /* Pretend last step's points were other features: nothing may be carried over. */
+    /* Pretend last step's points were other features: nothing may be carried over. (The
+     * manifold is made afresh, not recycled, for the test to see the matching.) */
+    c->manifold_cached = false;
     c->points[0].id = 0x7f7f7f7fu;
     c->points[1].id = 0x7e7e7e7eu;
     cr_assert_gt(c->points[0].normal_impulse, 0.0);
@@ -209,6 +211,7 @@ Test(narrow_phase, impulses_follow_feature_ids_not_point_order) {
     /* Swap the stored points: the new manifold lists them in the original order, so each point
      * must find its impulse by id, not by slot. */
     carom_contact_point original[2] = {c->points[0], c->points[1]};
+    c->manifold_cached = false; /* made afresh, not recycled */
     c->points[0] = original[1];
     c->points[1] = original[0];
     c->points[0].normal_impulse = 1.0;
@@ -218,6 +221,61 @@ Test(narrow_phase, impulses_follow_feature_ids_not_point_order) {
     cr_assert_eq(c->points[0].normal_impulse, 2.0);
     cr_assert_eq(c->points[1].id, original[1].id);
     cr_assert_eq(c->points[1].normal_impulse, 1.0);
+    carom_destroy_world(scene.world);
+}
+
+/* ---- Recycling: a manifold kept while the bodies barely move relative to each other ---------- */
+
+/* Move the resting box by (dx, dy) and run the narrow phase alone. */
+static const carom_contact* nudge_and_collide(resting_box* scene, double dx, double dy) {
+    carom_world* w = world_of(scene->world);
+    carom_body_id box = carom_shape_get_body(scene->box);
+    carom_vec2 p = carom_body_get_position(box);
+    cr_assert_eq(carom_body_set_transform(box, carom_v2(p.x + dx, p.y + dy), 0.0), CAROM_OK);
+    carom_narrow_phase_collide(w, 1.0 / 60.0);
+    return find_contact(w, scene->ground, scene->box);
+}
+
+Test(narrow_phase, a_resting_manifold_is_kept_and_its_separations_follow_the_bodies) {
+    resting_box scene = make_resting_box();
+    const carom_contact* c = find_contact(world_of(scene.world), scene.ground, scene.box);
+    cr_assert(c->manifold_cached);
+    carom_contact_point before[2] = {c->points[0], c->points[1]};
+    /* 2 mm up: less than the 1 cm recycle distance */
+    c = nudge_and_collide(&scene, 0.0, 0.002);
+    cr_assert_eq(c->point_count, 2);
+    for (int i = 0; i < 2; ++i) {
+        /* the same points on the bodies: anchors untouched, bit for bit */
+        cr_assert_eq(c->points[i].anchor_a.x, before[i].anchor_a.x);
+        cr_assert_eq(c->points[i].anchor_b.y, before[i].anchor_b.y);
+        cr_assert_eq(c->points[i].id, before[i].id);
+        cr_assert_float_eq(c->points[i].separation, before[i].separation + 0.002, 1e-12,
+                           "point %d: %.12g from %.12g", i, c->points[i].separation,
+                           before[i].separation);
+    }
+    carom_destroy_world(scene.world);
+}
+
+Test(narrow_phase, a_box_moved_beyond_the_recycle_distance_gets_a_new_manifold) {
+    resting_box scene = make_resting_box();
+    const carom_contact* c = find_contact(world_of(scene.world), scene.ground, scene.box);
+    carom_vec2 anchor = c->points[0].anchor_a;
+    c = nudge_and_collide(&scene, 0.05, 0.0); /* 5 cm sideways */
+    cr_assert_eq(c->point_count, 2);
+    cr_assert_float_eq(c->points[0].anchor_a.x, anchor.x + 0.05, 1e-9,
+                       "the points were found again where the box is now");
+    cr_assert_eq(c->points[0].separation, c->points[0].base_separation);
+    carom_destroy_world(scene.world);
+}
+
+Test(narrow_phase, a_recycle_distance_of_zero_makes_every_manifold_afresh) {
+    resting_box scene = make_resting_box();
+    carom_world* w = world_of(scene.world);
+    w->def.contact_recycle_distance = 0.0;
+    const carom_contact* c = find_contact(w, scene.ground, scene.box);
+    carom_vec2 anchor = c->points[0].anchor_a;
+    c = nudge_and_collide(&scene, 0.002, 0.0);
+    cr_assert_float_eq(c->points[0].anchor_a.x, anchor.x + 0.002, 1e-9);
     carom_destroy_world(scene.world);
 }
 

@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 /* The format version this build writes; it reads exactly this version. */
-#define CAROM_SNAPSHOT_VERSION 1
+#define CAROM_SNAPSHOT_VERSION 2
 
 /* Which parts carom_world_save writes. */
 typedef enum carom_snapshot_parts {

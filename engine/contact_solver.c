@@ -1,0 +1,300 @@
+/* Contact constraints: preparing them in coloured groups of lanes, and reading results back.
+ *
+ * Each step, the contacts with points become constraints, in contact id order. The constraint
+ * graph colours them (constraint_graph.c); each colour is laid out in groups of the kernel's
+ * lane width (contact_solver.h), one after the other, so that solving every group in array order
+ * is solving colour by colour. The hot loops over the groups are the kernels of
+ * contact_solver_lanes.h; this file does what runs once per constraint per step, at any width:
+ * the effective masses, the block matrix and the softness written into a constraint's lane, and
+ * the impulses copied back into its contact for warm starting the next step. */
+#include "core.h"
+
+#include "contact_solver.h"
+#include "ds.h"
+#include "world.h"
+
+#include <stdatomic.h>
+#include <string.h>
+#include <stdlib.h>
+
+/* ---- Which kernel ------------------------------------------------------------------------- */
+
+/* The widest kernel this machine runs. */
+static const carom_contact_kernel* widest_kernel(void) {
+#if defined(CAROM_HAVE_LANES8)
+    if (__builtin_cpu_supports("avx512f")) {
+        return &carom_contact_kernel_lanes8;
+    }
+#endif
+#if defined(CAROM_HAVE_LANES4)
+    if (__builtin_cpu_supports("avx2")) {
+        return &carom_contact_kernel_lanes4;
+    }
+#endif
+    return &carom_contact_kernel_lanes2;
+}
+
+/* NULL: not chosen yet (the widest is chosen at the first step). Atomic, because worlds may be
+ * stepped on several threads while one of them asks for another width. */
+static _Atomic(const carom_contact_kernel*) chosen_kernel = NULL;
+
+const carom_contact_kernel* carom_contact_kernel_current(void) {
+    const carom_contact_kernel* kernel = atomic_load_explicit(&chosen_kernel, memory_order_relaxed);
+    if (kernel == NULL) {
+        kernel = widest_kernel();
+        atomic_store_explicit(&chosen_kernel, kernel, memory_order_relaxed);
+    }
+    return kernel;
+}
+
+carom_status carom_set_solver_lanes(int lanes) {
+    const carom_contact_kernel* kernel = NULL;
+    if (lanes == 0) {
+        kernel = widest_kernel();
+    } else if (lanes == 1) {
+        kernel = &carom_contact_kernel_lanes1;
+    } else if (lanes == 2) {
+        kernel = &carom_contact_kernel_lanes2;
+    }
+#if defined(CAROM_HAVE_LANES4)
+    else if (lanes == 4 && __builtin_cpu_supports("avx2")) {
+        kernel = &carom_contact_kernel_lanes4;
+    }
+#endif
+#if defined(CAROM_HAVE_LANES8)
+    else if (lanes == 8 && __builtin_cpu_supports("avx512f")) {
+        kernel = &carom_contact_kernel_lanes8;
+    }
+#endif
+    if (kernel == NULL) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "solver lanes %d: this build on this machine runs 0 (the widest), 1, 2"
+                          "%s%s",
+                          lanes, widest_kernel()->lanes >= 4 ? ", 4" : "",
+                          widest_kernel()->lanes >= 8 ? ", 8" : "");
+    }
+    atomic_store_explicit(&chosen_kernel, kernel, memory_order_relaxed);
+    return CAROM_OK;
+}
+
+int carom_get_solver_lanes(void) {
+    return carom_contact_kernel_current()->lanes;
+}
+
+/* ---- Preparing ---------------------------------------------------------------------------- */
+
+static carom_softness make_softness(double hertz, double damping_ratio, double h) {
+    carom_softness soft = {0.0, 1.0, 0.0};
+    if (hertz == 0.0) {
+        return soft;
+    }
+    double omega = 2.0 * CAROM_PI * hertz;
+    double a1 = 2.0 * damping_ratio + h * omega;
+    double a2 = h * omega * a1;
+    double a3 = 1.0 / (1.0 + a2);
+    soft.bias_rate = omega / a1;
+    soft.mass_scale = a2 * a3;
+    soft.impulse_scale = a3;
+    return soft;
+}
+
+/* One constraint's lane: its group, the group's width, and which lane. */
+typedef struct lane_writer {
+    void* group;
+    int lanes;
+    int lane;
+} lane_writer;
+
+/* The lane of a constraint's slot: group * lanes + lane in the coloured groups, or -1 - index
+ * in the overflow's width-1 groups. */
+static lane_writer slot_lane(const carom_solver* solver, int slot) {
+    if (slot >= 0) {
+        int lanes = solver->kernel->lanes;
+        lane_writer w = {(unsigned char*)solver->groups +
+                             carom_contact_group_size(lanes) * (size_t)(slot / lanes),
+                         lanes, slot % lanes};
+        return w;
+    }
+    lane_writer w = {
+        (unsigned char*)solver->overflow + carom_contact_group_size(1) * (size_t)(-1 - slot), 1, 0};
+    return w;
+}
+
+static double get(const lane_writer* w, int field) {
+    return *carom_contact_field(w->group, w->lanes, field, w->lane);
+}
+
+/* The contacts that become constraints, in id order, the states of their bodies (the rest
+ * state for a body the solver does not move), and the states each may change (dynamic ones;
+ * -1 for static, kinematic and sleeping bodies, which are only read). */
+static void collect_constraints(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    arrsetlen(solver->constraint_contacts, 0);
+    arrsetlen(solver->moving_a, 0);
+    arrsetlen(solver->moving_b, 0);
+    arrsetlen(solver->state_a, 0);
+    arrsetlen(solver->state_b, 0);
+    const int* body_states = solver->body_states;
+    for (int k = 0; k < (int)arrlen(world->touching_contacts); ++k) {
+        int i = world->touching_contacts[k];
+        const carom_contact* contact = &world->contacts[i];
+        int a = body_states[contact->edges[0].body];
+        int b = body_states[contact->edges[1].body];
+        a = a >= 0 ? a : solver->moving_count;
+        b = b >= 0 ? b : solver->moving_count;
+        int moving_a = solver->masses[a].inv_mass > 0.0 ? a : -1;
+        int moving_b = solver->masses[b].inv_mass > 0.0 ? b : -1;
+        if (moving_a < 0 && moving_b < 0) {
+            continue; /* nothing it could move: static, kinematic or asleep on both sides */
+        }
+        arrput(solver->constraint_contacts, i);
+        arrput(solver->state_a, a);
+        arrput(solver->state_b, b);
+        arrput(solver->moving_a, moving_a);
+        arrput(solver->moving_b, moving_b);
+    }
+}
+
+/* Room for the coloured groups and the overflow's, each starting on a 64-byte boundary. */
+static void allocate_groups(carom_solver* solver, int lanes, int group_count, int overflow_count) {
+    size_t group_bytes = carom_contact_group_size(lanes) * (size_t)group_count;
+    size_t overflow_bytes = carom_contact_group_size(1) * (size_t)overflow_count;
+    arrsetlen(solver->group_memory, group_bytes + overflow_bytes + 64);
+    uintptr_t base = (uintptr_t)solver->group_memory;
+    unsigned char* aligned = solver->group_memory + ((64 - (base & 63)) & 63);
+    solver->groups = aligned;
+    solver->group_count = group_count;
+    solver->overflow = aligned + group_bytes;
+    solver->overflow_count = overflow_count;
+}
+
+void carom_contact_solver_prepare(carom_world* world, double h) {
+    carom_solver* solver = &world->solver;
+    const carom_contact_kernel* kernel = carom_contact_kernel_current();
+    int lanes = kernel->lanes;
+    solver->kernel = kernel;
+    collect_constraints(world);
+    int count = (int)arrlen(solver->constraint_contacts);
+    arrsetlen(solver->constraint_colors, count);
+    arrsetlen(solver->constraint_slots, count);
+    carom_graph_color(&solver->graph, solver->moving_a, solver->moving_b, count,
+                      solver->moving_count, solver->constraint_colors);
+
+    /* groups: each colour rounded up to whole groups */
+    const int* start = solver->graph.color_start;
+    int group_count = 0;
+    for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
+        group_count += (start[c + 1] - start[c] + lanes - 1) / lanes;
+    }
+    int overflow_count = start[CAROM_GRAPH_COLORS + 1] - start[CAROM_GRAPH_COLORS];
+    allocate_groups(solver, lanes, group_count, overflow_count);
+
+    /* A stiffer spring than a quarter of the substep rate is not resolved by the substeps and
+     * rings. Contacts against static (or kinematic) bodies may be twice as stiff, within the
+     * same cap: measured, letting them exceed it made a 100 kg box on a 1 kg box wobble and
+     * slide off at 4 substeps. */
+    double max_hertz = 0.25 / h;
+    double contact_hertz = carom_min_d(world->def.contact_hertz, max_hertz);
+    double static_hertz = carom_min_d(2.0 * world->def.contact_hertz, max_hertz);
+    carom_softness soft = make_softness(contact_hertz, world->def.contact_damping_ratio, h);
+    carom_softness static_soft = make_softness(static_hertz, world->def.contact_damping_ratio, h);
+
+    /* Where each constraint goes: colour after colour, in index order within a colour; the
+     * padding lanes after a colour's last constraint are cleared. */
+    int group = 0;
+    for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
+        int colour_count = start[c + 1] - start[c];
+        for (int k = 0; k < colour_count; ++k) {
+            solver->constraint_slots[solver->graph.order[start[c] + k]] = group * lanes + k;
+        }
+        int colour_groups = (colour_count + lanes - 1) / lanes;
+        for (int lane = colour_count % lanes; lane > 0 && lane < lanes; ++lane) {
+            lane_writer w = slot_lane(solver, (group + colour_groups - 1) * lanes + lane);
+            kernel->clear(w.group, w.lane);
+        }
+        group += colour_groups;
+    }
+    for (int k = start[CAROM_GRAPH_COLORS]; k < start[CAROM_GRAPH_COLORS + 1]; ++k) {
+        solver->constraint_slots[solver->graph.order[k]] = -1 - (k - start[CAROM_GRAPH_COLORS]);
+    }
+    /* Filled in contact order: the contacts are read front to back, and the lanes written are
+     * one moving front per colour. */
+    for (int i = 0; i < count; ++i) {
+        int slot = solver->constraint_slots[i];
+        lane_writer w = slot_lane(solver, slot);
+        int a = solver->state_a[i];
+        int b = solver->state_b[i];
+        carom_contact_input input = {&world->contacts[solver->constraint_contacts[i]],
+                                     a,
+                                     b,
+                                     &solver->states[a],
+                                     &solver->states[b],
+                                     solver->masses[a],
+                                     solver->masses[b],
+                                     &soft,
+                                     &static_soft};
+        (slot >= 0 ? kernel : &carom_contact_kernel_lanes1)->prepare(w.group, w.lane, &input);
+    }
+}
+
+/* ---- Solving: the overflow one at a time, then the colours in order ------------------------ */
+
+void carom_contact_solver_warm_start(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    carom_contact_kernel_lanes1.warm_start(solver->overflow, solver->overflow_count,
+                                           solver->states);
+    solver->kernel->warm_start(solver->groups, solver->group_count, solver->states);
+}
+
+void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
+                                bool use_bias) {
+    carom_solver* solver = &world->solver;
+    carom_contact_kernel_lanes1.solve(solver->overflow, solver->overflow_count, solver->states,
+                                      settings, use_bias);
+    solver->kernel->solve(solver->groups, solver->group_count, solver->states, settings, use_bias);
+}
+
+void carom_contact_solver_restitution(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    double threshold = world->def.restitution_threshold;
+    carom_contact_kernel_lanes1.restitution(solver->overflow, solver->overflow_count,
+                                            solver->states, threshold);
+    solver->kernel->restitution(solver->groups, solver->group_count, solver->states, threshold);
+}
+
+/* ---- Reading back ------------------------------------------------------------------------- */
+
+carom_constraint_point_result carom_contact_solver_point(const carom_world* world, int constraint,
+                                                         int point) {
+    lane_writer w = slot_lane(&world->solver, world->solver.constraint_slots[constraint]);
+    int base = point * CAROM_CF_POINT_STRIDE;
+    carom_constraint_point_result result = {
+        get(&w, base + CAROM_CF_NORMAL_IMPULSE), get(&w, base + CAROM_CF_TANGENT_IMPULSE),
+        get(&w, base + CAROM_CF_MAX_NORMAL_IMPULSE), get(&w, CAROM_CF_RELATIVE_VELOCITY1 + point)};
+    return result;
+}
+
+void carom_contact_solver_store(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    for (int i = 0; i < (int)arrlen(solver->constraint_contacts); ++i) {
+        carom_contact* contact = &world->contacts[solver->constraint_contacts[i]];
+        lane_writer w = slot_lane(solver, solver->constraint_slots[i]);
+        for (int j = 0; j < contact->point_count; ++j) {
+            int base = j * CAROM_CF_POINT_STRIDE;
+            contact->points[j].normal_impulse = get(&w, base + CAROM_CF_NORMAL_IMPULSE);
+            contact->points[j].tangent_impulse = get(&w, base + CAROM_CF_TANGENT_IMPULSE);
+        }
+    }
+}
+
+void carom_contact_solver_destroy(carom_solver* solver) {
+    arrfree(solver->constraint_contacts);
+    arrfree(solver->moving_a);
+    arrfree(solver->moving_b);
+    arrfree(solver->state_a);
+    arrfree(solver->state_b);
+    arrfree(solver->constraint_colors);
+    arrfree(solver->constraint_slots);
+    arrfree(solver->group_memory);
+    carom_graph_destroy(&solver->graph);
+}

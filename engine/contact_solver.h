@@ -1,0 +1,169 @@
+/* Contact constraints in lanes: the layout the solver prepares and the kernels that solve it.
+ *
+ * The solver (solver.c) colours the contact constraints (constraint_graph.c) so that no two
+ * constraints of one colour move the same body, and lays each colour out in groups of `lanes`
+ * constraints, structure of arrays: a group holds, for every field below, `lanes` doubles side
+ * by side, then the constraints' body state indices and flags. A kernel solves a whole group at
+ * once, one constraint per lane, with lane values of that width (lanes.h). The kernels are one
+ * source, contact_solver_lanes.h, compiled once per width (contact_solver_lanes1.c ... 8.c, the
+ * wider ones for the instruction sets that have them); carom_contact_kernel() picks the widest
+ * this machine runs, unless carom_set_solver_lanes() asked for another. Whatever the width, every
+ * lane does the same operations on its own constraint, so the bits of a step never depend on it
+ * (tests/test_contact_solver.c steps the same worlds at every width and compares them).
+ *
+ * Constraints that found no colour (the overflow: a body in more constraints than there are
+ * colours) are laid out one per group of width 1 and solved one after the other, before the
+ * colours, by the width-1 kernel. */
+#ifndef CAROM_CONTACT_SOLVER_H
+#define CAROM_CONTACT_SOLVER_H
+
+#include "carom/carom.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct carom_body_state carom_body_state;
+
+/* The inverse mass and rotational inertia of a solver state: 0 for kinematic bodies and the rest
+ * state, which constraints read but never move. */
+typedef struct carom_state_mass {
+    double inv_mass, inv_inertia;
+} carom_state_mass;
+
+/* The doubles of a constraint, each stored as `lanes` consecutive values in its group. What the
+ * substep loops read comes first; restitution's fields last. */
+enum carom_contact_field {
+    CAROM_CF_NORMAL_X,
+    CAROM_CF_NORMAL_Y,
+    CAROM_CF_FRICTION,
+    CAROM_CF_INV_MASS_A,
+    CAROM_CF_INV_INERTIA_A,
+    CAROM_CF_INV_MASS_B,
+    CAROM_CF_INV_INERTIA_B,
+    CAROM_CF_BIAS_RATE, /* softness of the position correction (make_softness in solver.c) */
+    CAROM_CF_MASS_SCALE,
+    CAROM_CF_IMPULSE_SCALE,
+    CAROM_CF_BLOCK,   /* 1: both normal impulses may be solved together (2x2 block), else 0 */
+    CAROM_CF_INV_K11, /* the block's inverse normal mass matrix */
+    CAROM_CF_INV_K12,
+    CAROM_CF_INV_K22,
+    CAROM_CF_POINT1, /* the first point's fields start here, the second's CAROM_CF_POINT_STRIDE on
+                      */
+    CAROM_CF_ANCHOR_A_X = CAROM_CF_POINT1, /* point relative to A's center of mass, world frame */
+    CAROM_CF_ANCHOR_A_Y,
+    CAROM_CF_ANCHOR_B_X,
+    CAROM_CF_ANCHOR_B_Y,
+    CAROM_CF_BASE_SEPARATION, /* at the start of the step (m) */
+    CAROM_CF_NORMAL_MASS,
+    CAROM_CF_TANGENT_MASS,
+    CAROM_CF_NORMAL_IMPULSE, /* accumulated (N s) */
+    CAROM_CF_TANGENT_IMPULSE,
+    CAROM_CF_MAX_NORMAL_IMPULSE, /* largest single normal impulse this step: did it push? */
+    CAROM_CF_POINT_END,
+    CAROM_CF_POINT_STRIDE = CAROM_CF_POINT_END - CAROM_CF_POINT1,
+    CAROM_CF_RESTITUTION = CAROM_CF_POINT1 + 2 * CAROM_CF_POINT_STRIDE,
+    CAROM_CF_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
+    CAROM_CF_RELATIVE_VELOCITY2,
+    CAROM_CF_COUNT
+};
+
+/* Per-lane flags: which of the two bodies the constraint may change. Static and kinematic
+ * bodies are read (a kinematic body's velocity matters) but never written, so lanes of one
+ * colour may share them. A padding lane has neither flag and all-zero fields: it moves nothing. */
+enum { CAROM_CF_WRITE_A = 1, CAROM_CF_WRITE_B = 2 };
+
+/* Bytes of one group of `lanes` constraints: the doubles, then four int32 per lane (state A,
+ * state B, flags, contact id), rounded up to 64 bytes so every group starts on a cache line. */
+static inline size_t carom_contact_group_size(int lanes) {
+    size_t bytes = (size_t)lanes * (CAROM_CF_COUNT * sizeof(double) + 4 * sizeof(int32_t));
+    return (bytes + 63) & ~(size_t)63;
+}
+
+/* A field of lane `lane` in a group of `lanes`. */
+static inline double* carom_contact_field(void* group, int lanes, int field, int lane) {
+    return (double*)group + (size_t)field * (size_t)lanes + (size_t)lane;
+}
+
+/* The int32 arrays after the doubles: state A, state B, flags and contact id, `lanes` each. */
+static inline int32_t* carom_contact_ints(void* group, int lanes) {
+    return (int32_t*)((double*)group + (size_t)CAROM_CF_COUNT * (size_t)lanes);
+}
+enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_CONTACT };
+
+/* The settings of one pass over the constraints. */
+typedef struct carom_solve_settings {
+    double inv_h;    /* 1 / substep (1/s) */
+    double slop;     /* penetration left alone (m) */
+    double max_push; /* fastest push-out (m/s) */
+    int flip;        /* a tie in depth between a manifold's points: the second goes first */
+} carom_solve_settings;
+
+typedef struct carom_contact carom_contact;
+typedef struct carom_softness carom_softness;
+
+/* What one constraint is made from. */
+typedef struct carom_contact_input {
+    const carom_contact* contact;
+    int state_a, state_b;           /* the states of its bodies (the rest state if none) */
+    const carom_body_state* body_a; /* those states, at the start of the step */
+    const carom_body_state* body_b;
+    carom_state_mass mass_a, mass_b;   /* 0 for bodies the constraint only reads */
+    const carom_softness* soft;        /* between two moving bodies */
+    const carom_softness* static_soft; /* against a body that does not move */
+} carom_contact_input;
+
+/* The loops of one width: over `count` consecutive groups, or one lane. */
+typedef struct carom_contact_kernel {
+    int lanes;
+    /* Write a constraint into lane `lane` of `group`. */
+    void (*prepare)(void* group, int lane, const carom_contact_input* input);
+    /* Zero lane `lane` of `group`: a padding lane, which moves nothing. */
+    void (*clear)(void* group, int lane);
+    /* Apply the accumulated impulses (the start of a substep). */
+    void (*warm_start)(void* groups, int count, carom_body_state* states);
+    /* One pass of normal and friction impulses; with use_bias, penetration is pushed out
+     * softly, without (the relax pass) only velocities are corrected. */
+    void (*solve)(void* groups, int count, carom_body_state* states,
+                  const carom_solve_settings* settings, bool use_bias);
+    /* Bounce points that approached faster than threshold (m/s) and pushed. */
+    void (*restitution)(void* groups, int count, carom_body_state* states, double threshold);
+} carom_contact_kernel;
+
+extern const carom_contact_kernel carom_contact_kernel_lanes1;
+extern const carom_contact_kernel carom_contact_kernel_lanes2;
+#if defined(CAROM_HAVE_LANES4)
+extern const carom_contact_kernel carom_contact_kernel_lanes4;
+#endif
+#if defined(CAROM_HAVE_LANES8)
+extern const carom_contact_kernel carom_contact_kernel_lanes8;
+#endif
+
+/* The kernel the solver uses now: the widest this machine runs, or the one asked for with
+ * carom_set_solver_lanes(). */
+const carom_contact_kernel* carom_contact_kernel_current(void);
+
+typedef struct carom_world carom_world;
+typedef struct carom_solver carom_solver;
+
+/* The contacts with points become constraints, coloured and laid out for the current kernel,
+ * for substeps of h seconds. Needs the solver's body states (gathered first). */
+void carom_contact_solver_prepare(carom_world* world, double h);
+void carom_contact_solver_warm_start(carom_world* world);
+void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
+                                bool use_bias);
+void carom_contact_solver_restitution(carom_world* world);
+/* Copy the accumulated impulses back into the contacts, for the next step's warm start. */
+void carom_contact_solver_store(carom_world* world);
+
+/* A point of constraint i (in the solver's constraint_contacts order) after the solve. */
+typedef struct carom_constraint_point_result {
+    double normal_impulse, tangent_impulse; /* accumulated (N s) */
+    double max_normal_impulse;              /* largest single normal impulse: > 0 if it pushed */
+    double approach_velocity;               /* normal relative velocity before the step (m/s) */
+} carom_constraint_point_result;
+carom_constraint_point_result carom_contact_solver_point(const carom_world* world, int constraint,
+                                                         int point);
+void carom_contact_solver_destroy(carom_solver* solver);
+
+#endif

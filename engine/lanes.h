@@ -1,0 +1,87 @@
+/* Lanes: CAROM_LANES doubles handled as one value, for the wide contact solver.
+ *
+ * Include this header after defining CAROM_LANES (1, 2, 4 or 8). With 1, a lane value is a plain
+ * double; otherwise it is a GCC/Clang vector of CAROM_LANES doubles, which the compiler maps onto
+ * whatever the translation unit is compiled for: SSE2, AVX2 or AVX-512 on x86, NEON on aarch64,
+ * WebAssembly SIMD, or pairs of scalar instructions where there is none.
+ *
+ * Why the same bits at every width: each lane only ever meets its own lane. Every operation used
+ * here is an IEEE 754 operation done per lane (+ - * /, comparisons, and selects by bit masks),
+ * so lane k of a wide result is bit for bit what the same operations give on that lane's
+ * doubles alone, and the width changes how many constraints are worked on at once, never a
+ * result. There are no horizontal sums, no reciprocal estimates, no fused multiply-adds
+ * (core.h turns contraction off in every engine file) and no libm. */
+#ifndef CAROM_LANES_H
+#define CAROM_LANES_H
+
+#include <stdint.h>
+
+#if !defined(CAROM_LANES)
+#error "define CAROM_LANES (1, 2, 4 or 8) before including lanes.h"
+#endif
+
+#if CAROM_LANES == 1
+typedef double lane_d;
+typedef int64_t lane_mask; /* 0 or -1 (all bits set) */
+#else
+typedef double lane_d __attribute__((vector_size(8 * CAROM_LANES)));
+typedef int64_t lane_mask __attribute__((vector_size(8 * CAROM_LANES)));
+#endif
+
+/* value in every lane: value - (+0) is value exactly, -0 included. */
+static CAROM_FORCE_INLINE lane_d lane_splat(double value) {
+    return value - (lane_d){0};
+}
+
+static CAROM_FORCE_INLINE lane_d lane_zero(void) {
+    return (lane_d){0};
+}
+
+/* All bits of the mask where a > b, none elsewhere. */
+static CAROM_FORCE_INLINE lane_mask lane_greater(lane_d a, lane_d b) {
+#if CAROM_LANES == 1
+    return a > b ? -1 : 0;
+#else
+    return (lane_mask)(a > b);
+#endif
+}
+
+static CAROM_FORCE_INLINE lane_mask lane_equal(lane_d a, lane_d b) {
+#if CAROM_LANES == 1
+    return a == b ? -1 : 0;
+#else
+    return (lane_mask)(a == b);
+#endif
+}
+
+/* mask ? a : b, lane by lane, exactly (the bits of a or of b). */
+static CAROM_FORCE_INLINE lane_d lane_select(lane_mask mask, lane_d a, lane_d b) {
+#if CAROM_LANES == 1
+    return mask ? a : b;
+#else
+    return (lane_d)(((lane_mask)a & mask) | ((lane_mask)b & ~mask));
+#endif
+}
+
+/* carom_max_d and carom_min_d lane by lane: on a tie, the second argument. */
+static CAROM_FORCE_INLINE lane_d lane_max(lane_d a, lane_d b) {
+    return lane_select(lane_greater(a, b), a, b);
+}
+
+static CAROM_FORCE_INLINE lane_d lane_min(lane_d a, lane_d b) {
+    return lane_select(lane_greater(b, a), a, b);
+}
+
+/* A lane value from CAROM_LANES consecutive doubles, and back (memcpy: no aliasing rule is
+ * bent, and it compiles to one load or store). */
+static CAROM_FORCE_INLINE lane_d lane_load(const double* p) {
+    lane_d value;
+    __builtin_memcpy(&value, p, sizeof(value));
+    return value;
+}
+
+static CAROM_FORCE_INLINE void lane_store(double* p, lane_d value) {
+    __builtin_memcpy(p, &value, sizeof(value));
+}
+
+#endif

@@ -1,0 +1,79 @@
+/* The contact solver's lanes: every width gives the same bits, and the width is chosen at the
+ * API with clear errors. */
+#include "helpers.h"
+
+#include "scenes.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A mixed pile: boxes, balls and pentagons on the ground and against a wall, a kinematic
+ * paddle pushing through it, friction and restitution; sleep on, so islands sleep and wake,
+ * and a hub ball under many others so some constraints go to the overflow. Hash after `steps`. */
+static uint64_t run_mixed(int lanes, int steps) {
+    cr_assert_eq(carom_set_solver_lanes(lanes), CAROM_OK, "%s", carom_last_error());
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    for (int row = 0; row < 12; ++row) {
+        for (int i = 0; i < 14; ++i) {
+            carom_vec2 p = {-7.0 + 1.05 * i + 0.05 * (row % 2), 0.6 + 1.1 * row};
+            if ((row + i) % 3 == 0) {
+                test_make_ball(world, p, 0.5, carom_v2(0.2 * (i % 5) - 0.4, 0.0), 0.5, 0.4);
+            } else {
+                test_make_box(world, p, 0.5, 0.45, 0.05 * (i % 7), 0.7, 0.1);
+            }
+        }
+    }
+    /* a small hub ball with 30 tiny balls resting on and around it */
+    test_make_ball(world, carom_v2(12.0, 1.0), 1.0, carom_v2(0.0, 0.0), 0.5, 0.0);
+    for (int k = 0; k < 30; ++k) {
+        carom_rot q = carom_make_rot(CAROM_PI * (0.05 + 0.9 * k / 29.0));
+        carom_vec2 p = {12.0 + 1.08 * q.c, 1.0 + 1.08 * q.s};
+        test_make_ball(world, p, 0.08, carom_v2(0.0, 0.0), 0.5, 0.0);
+    }
+    carom_body_def paddle_def = carom_default_body_def();
+    paddle_def.type = CAROM_BODY_KINEMATIC;
+    paddle_def.position = carom_v2(-9.0, 2.0);
+    paddle_def.linear_velocity = carom_v2(1.5, 0.0);
+    carom_body_id paddle = carom_create_body(world, &paddle_def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_create_box_shape(paddle, &shape, 0.3, 2.0, carom_v2(0.0, 0.0), 0.0);
+    test_step(world, 1.0 / 60.0, steps);
+    uint64_t hash = carom_world_hash(world);
+    carom_destroy_world(world);
+    cr_assert_eq(carom_set_solver_lanes(0), CAROM_OK);
+    return hash;
+}
+
+Test(contact_solver, every_lane_width_gives_the_same_bits) {
+    uint64_t scalar = run_mixed(1, 240);
+    const int widths[] = {2, 4, 8};
+    int tried = 1;
+    for (int k = 0; k < 3; ++k) {
+        if (carom_set_solver_lanes(widths[k]) != CAROM_OK) {
+            continue; /* a width this machine does not run */
+        }
+        tried += 1;
+        uint64_t wide = run_mixed(widths[k], 240);
+        cr_assert_eq(wide, scalar, "%d lanes: %016llx, 1 lane: %016llx", widths[k],
+                     (unsigned long long)wide, (unsigned long long)scalar);
+    }
+    cr_log_info("compared %d widths", tried);
+    cr_assert_geq(tried, 2, "at least the scalar and the 2-lane kernels");
+    cr_assert_eq(carom_set_solver_lanes(0), CAROM_OK);
+}
+
+Test(contact_solver, the_default_width_is_the_widest_this_machine_runs) {
+    cr_assert_eq(carom_set_solver_lanes(0), CAROM_OK);
+    int widest = carom_get_solver_lanes();
+    cr_assert(widest == 2 || widest == 4 || widest == 8, "%d", widest);
+    cr_assert_eq(carom_set_solver_lanes(2 * widest), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_eq(carom_get_solver_lanes(), widest, "a refused width changes nothing");
+    cr_assert_eq(carom_set_solver_lanes(3), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert(strstr(carom_last_error(), "solver lanes 3") != NULL, "%s", carom_last_error());
+    cr_assert_eq(carom_set_solver_lanes(1), CAROM_OK);
+    cr_assert_eq(carom_get_solver_lanes(), 1);
+    cr_assert_eq(carom_set_solver_lanes(0), CAROM_OK);
+    cr_assert_eq(carom_get_solver_lanes(), widest);
+}

@@ -79,6 +79,17 @@ static carom_status check_body_def(const carom_body_def* def) {
         status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
                             "a static body cannot have a velocity: make it kinematic to move it");
     }
+    if (status == CAROM_OK && !def->awake && def->type == CAROM_BODY_DYNAMIC) {
+        if (!def->enable_sleep) {
+            status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                                "a body created asleep (awake = 0) must have enable_sleep = 1");
+        } else if (def->linear_velocity.x != 0.0 || def->linear_velocity.y != 0.0 ||
+                   def->angular_velocity != 0.0) {
+            status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                                "a body created asleep (awake = 0) cannot have a velocity: a "
+                                "sleeping body has none; create it awake to launch it");
+        }
+    }
     return status;
 }
 
@@ -118,6 +129,9 @@ carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* d
     body->contact_head = -1;
     body->solver_index = -1;
     carom_body_update_mass(world, body);
+    if (!def->awake && def->type == CAROM_BODY_DYNAMIC) {
+        carom_sleep_alone(world, body);
+    }
     return carom_make_body_id(world, body);
 }
 

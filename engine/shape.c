@@ -210,7 +210,9 @@ static carom_shape_id attach_shape(carom_world* world, carom_body* body,
     carom_aabb fat = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
     carom_broad_phase_create_proxy(&world->broad_phase, id, carom_quantize_fat_aabb(fat),
                                    body->id, body->type, shape->filter, shape->is_sensor);
-    carom_wake_body(world, body);
+    if (!carom_sleeps_alone_untouched(world, body)) {
+        carom_wake_body(world, body); /* a new shape may overlap what the body rests on */
+    }
     carom_body_update_mass(world, body);
     return carom_make_shape_id(world, shape);
 }

@@ -194,6 +194,15 @@ void carom_sleep_step(carom_world* world) {
     }
 }
 
+void carom_sleep_alone(carom_world* world, carom_body* body) {
+    put_to_sleep(world, body, new_island(world));
+}
+
+bool carom_sleeps_alone_untouched(const carom_world* world, const carom_body* body) {
+    return body->asleep && arrlen(world->islands[body->island].bodies) == 1 &&
+           body->contact_count == 0;
+}
+
 void carom_wake_body(carom_world* world, carom_body* body) {
     if (!body->asleep) {
         return;

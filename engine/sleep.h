@@ -35,6 +35,11 @@ void carom_sleep_update_timer(const carom_world* world, carom_body* body, double
 /* Put to sleep every island of awake bodies that has rested long enough. */
 void carom_sleep_step(carom_world* world);
 /* Wake a body's island (no-op for awake or static bodies). */
+/* Put one awake dynamic body to sleep in an island of its own (a body created asleep). */
+void carom_sleep_alone(carom_world* world, carom_body* body);
+/* Whether the body sleeps alone in its island and touches nothing: adding a shape to it then
+ * leaves it asleep (a body created asleep being built). */
+bool carom_sleeps_alone_untouched(const carom_world* world, const carom_body* body);
 void carom_wake_body(carom_world* world, carom_body* body);
 /* Wake the bodies touching this one: it is being moved or destroyed under them. */
 void carom_wake_touching(carom_world* world, carom_body* body);

@@ -38,6 +38,7 @@ carom_body_def carom_default_body_def(void) {
     def.gravity_scale = 1.0;
     def.bullet = 0;
     def.enable_sleep = 1;
+    def.awake = 1;
     def.user_data = NULL;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int awake_count(carom_world_id world) {
     return carom_world_get_counters(world).awake_body_count;
@@ -198,5 +199,50 @@ Test(sleep, a_world_with_sleep_off_keeps_everything_awake) {
     cr_assert_eq(carom_scene_build(world, CAROM_SCENE_STACK, 3, NULL), 3);
     test_step(world, 1.0 / 60.0, 300);
     cr_assert_eq(awake_count(world), 3);
+    carom_destroy_world(world);
+}
+
+/* A box created asleep (awake = 0) in mid-air: it hangs there, costing nothing, until a ball
+ * dropped on it wakes it, and then it falls. */
+Test(sleep, a_body_created_asleep_stays_put_until_something_awake_touches_it) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.position = carom_v2(0.0, 3.0);
+    def.awake = 0;
+    carom_body_id box = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    cr_assert(carom_shape_is_valid(
+        carom_create_box_shape(box, &shape, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0)));
+    cr_assert(!carom_body_is_awake(box), "adding its shape left it asleep");
+    test_step(world, 1.0 / 60.0, 60);
+    cr_assert_eq(carom_body_get_position(box).y, 3.0, "asleep in mid-air, it does not fall");
+    cr_assert_eq(awake_count(world), 0);
+    carom_body_id ball = test_make_ball(world, carom_v2(0.0, 5.0), 0.25, carom_v2(0.0, 0.0), 0.6,
+                                        0.0);
+    test_step(world, 1.0 / 60.0, 60);
+    cr_assert(carom_body_is_awake(box), "the ball woke it");
+    cr_assert_lt(carom_body_get_position(box).y, 2.0, "and it fell (y = %.3f)",
+                 carom_body_get_position(box).y);
+    (void)ball;
+    carom_destroy_world(world);
+}
+
+Test(sleep, a_body_cannot_be_created_asleep_with_a_velocity_or_with_sleep_disabled) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.awake = 0;
+    def.linear_velocity = carom_v2(1.0, 0.0);
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert(strstr(carom_last_error(), "cannot have a velocity") != NULL, "%s",
+              carom_last_error());
+    def.linear_velocity = carom_v2(0.0, 0.0);
+    def.enable_sleep = 0;
+    cr_assert(CAROM_IS_NULL(carom_create_body(world, &def)));
+    cr_assert(strstr(carom_last_error(), "enable_sleep") != NULL, "%s", carom_last_error());
+    cr_assert_eq(carom_world_get_counters(world).body_count, 0, "nothing was created");
     carom_destroy_world(world);
 }

@@ -826,6 +826,7 @@ enum body_key {
     BODY_LINEAR_DAMPING,
     BODY_ANGULAR_DAMPING,
     BODY_BULLET,
+    BODY_AWAKE,
     BODY_SHAPES,
     BODY_KEY_COUNT
 };
@@ -841,6 +842,7 @@ static const char* const body_keys[BODY_KEY_COUNT] = {
     "linear_damping",
     "angular_damping",
     "bullet",
+    "awake",
     "shapes",
 };
 
@@ -923,7 +925,18 @@ static bool read_motion(loader* ld, const cJSON** fields, scene_body* body) {
                        &body->angular_damping) &&
          ok;
     ok = member_bool(ld, fields[BODY_BULLET], "bullet", &body->bullet) && ok;
+    ok = member_bool(ld, fields[BODY_AWAKE], "awake", &body->awake) && ok;
     return ok;
+}
+
+/* A dynamic body created asleep has no velocity: one given would be lost, so it is refused. */
+static void check_asleep_at_rest(loader* ld, const scene_body* body) {
+    if (body->linear_velocity.x != 0.0 || body->linear_velocity.y != 0.0 ||
+        body->angular_velocity != 0.0) {
+        size_t mark = path_push_key(ld, "awake");
+        fail(ld, "a body created asleep cannot move: remove its velocity, or leave out \"awake\"");
+        path_pop(ld, mark);
+    }
 }
 
 /* A static body never moves, so a velocity on one is a mistake worth a line of its own. */
@@ -976,6 +989,7 @@ static bool read_shapes(loader* ld, const cJSON* item, scene_body* body, double*
 static void read_body(loader* ld, const cJSON* item, int index, name_set* names, scene_body* body) {
     body->type = CAROM_BODY_DYNAMIC;
     body->rotation = carom_rot_identity();
+    body->awake = true;
     if (!cJSON_IsObject(item)) {
         fail(ld, "must be an object (a body), not %s", json_kind(item));
         return;
@@ -987,6 +1001,9 @@ static void read_body(loader* ld, const cJSON* item, int index, name_set* names,
     bool motion_ok = read_motion(ld, fields, body);
     if (type_ok && motion_ok && body->type == CAROM_BODY_STATIC) {
         check_static_at_rest(ld, body);
+    }
+    if (type_ok && motion_ok && body->type == CAROM_BODY_DYNAMIC && !body->awake) {
+        check_asleep_at_rest(ld, body);
     }
     double mass = 0.0;
     bool shapes_ok = read_shapes(ld, fields[BODY_SHAPES], body, &mass);
@@ -1022,8 +1039,25 @@ static void read_bodies(loader* ld, const cJSON* item, scene_def* out) {
 
 /* ---- World and top level ---------------------------------------------------------------- */
 
-enum world_key { WORLD_GRAVITY, WORLD_DT, WORLD_SUBSTEPS, WORLD_CELL_SIZE, WORLD_KEY_COUNT };
-static const char* const world_keys[WORLD_KEY_COUNT] = {"gravity", "dt", "substeps", "cell_size"};
+enum world_key {
+    WORLD_GRAVITY,
+    WORLD_DT,
+    WORLD_SUBSTEPS,
+    WORLD_CELL_SIZE,
+    WORLD_SLEEP,
+    WORLD_CONTINUOUS,
+    WORLD_CONTACT_HERTZ,
+    WORLD_CONTACT_DAMPING_RATIO,
+    WORLD_CONTACT_PUSH_MAX_VELOCITY,
+    WORLD_CONTACT_RECYCLE_DISTANCE,
+    WORLD_KEY_COUNT
+};
+static const char* const world_keys[WORLD_KEY_COUNT] = {
+    "gravity",       "dt",
+    "substeps",      "cell_size",
+    "sleep",         "continuous",
+    "contact_hertz", "contact_damping_ratio",
+    "contact_push_max_velocity", "contact_recycle_distance"};
 
 static void read_world(loader* ld, const cJSON* item, scene_def* out) {
     if (item == NULL) {
@@ -1044,6 +1078,15 @@ static void read_world(loader* ld, const cJSON* item, scene_def* out) {
         out->substeps = (int)substeps;
     }
     member_number(ld, fields[WORLD_CELL_SIZE], "cell_size", CELL_SIZE, &out->cell_size);
+    member_bool(ld, fields[WORLD_SLEEP], "sleep", &out->sleep);
+    member_bool(ld, fields[WORLD_CONTINUOUS], "continuous", &out->continuous);
+    member_number(ld, fields[WORLD_CONTACT_HERTZ], "contact_hertz", POSITIVE, &out->contact_hertz);
+    member_number(ld, fields[WORLD_CONTACT_DAMPING_RATIO], "contact_damping_ratio", NON_NEGATIVE,
+                  &out->contact_damping_ratio);
+    member_number(ld, fields[WORLD_CONTACT_PUSH_MAX_VELOCITY], "contact_push_max_velocity",
+                  POSITIVE, &out->contact_push_max_velocity);
+    member_number(ld, fields[WORLD_CONTACT_RECYCLE_DISTANCE], "contact_recycle_distance",
+                  NON_NEGATIVE, &out->contact_recycle_distance);
     path_pop(ld, mark);
 }
 
@@ -1216,6 +1259,13 @@ static void scene_defaults(scene_def* out) {
     memset(out, 0, sizeof(*out));
     out->gravity = carom_v2(0.0, -10.0);
     out->dt = 1.0 / 60.0;
+    carom_world_def engine = carom_default_world_def();
+    out->sleep = engine.enable_sleep != 0;
+    out->continuous = engine.enable_continuous != 0;
+    out->contact_hertz = engine.contact_hertz;
+    out->contact_damping_ratio = engine.contact_damping_ratio;
+    out->contact_push_max_velocity = engine.contact_push_max_velocity;
+    out->contact_recycle_distance = engine.contact_recycle_distance;
 }
 
 bool scene_load_buffer(const char* data, size_t size, scene_report* report, scene_def* out) {
@@ -1414,6 +1464,7 @@ static carom_status add_body(carom_world_id world, const scene_body* body, carom
     def.linear_damping = body->linear_damping;
     def.angular_damping = body->angular_damping;
     def.bullet = body->bullet;
+    def.awake = body->awake;
     *out = carom_create_body(world, &def);
     if (CAROM_IS_NULL(*out)) {
         return carom_last_status();
@@ -1423,7 +1474,7 @@ static carom_status add_body(carom_world_id world, const scene_body* body, carom
     for (int i = 0; i < body->shape_count && status == CAROM_OK; ++i) {
         status = add_shape(*out, &body->shapes[i]);
     }
-    if (status == CAROM_OK && body->type != CAROM_BODY_STATIC) {
+    if (status == CAROM_OK && body->type != CAROM_BODY_STATIC && carom_body_is_awake(*out)) {
         status = carom_body_set_linear_velocity(*out, body->linear_velocity);
         if (status == CAROM_OK) {
             status = carom_body_set_angular_velocity(*out, body->angular_velocity);
@@ -1440,6 +1491,12 @@ carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
         def.substeps = scene->substeps;
     }
     def.cell_size = scene->cell_size;
+    def.enable_sleep = scene->sleep;
+    def.enable_continuous = scene->continuous;
+    def.contact_hertz = scene->contact_hertz;
+    def.contact_damping_ratio = scene->contact_damping_ratio;
+    def.contact_push_max_velocity = scene->contact_push_max_velocity;
+    def.contact_recycle_distance = scene->contact_recycle_distance;
     *failed_body = -1;
     *world = carom_create_world(&def);
     if (CAROM_IS_NULL(*world)) {

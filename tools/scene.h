@@ -64,6 +64,7 @@ typedef struct scene_body {
     double linear_damping;
     double angular_damping;
     bool bullet;
+    bool awake; /* false: created asleep (carom_body_def.awake) */
     scene_shape* shapes;
     int shape_count;
 } scene_body;
@@ -73,6 +74,13 @@ typedef struct scene_def {
     double dt;          /* s */
     int substeps;       /* 0: the engine's default */
     double cell_size;   /* m; 0: the engine chooses */
+    /* The engine's other world settings, from its defaults unless the scene gives them. */
+    bool sleep;                       /* carom_world_def.enable_sleep */
+    bool continuous;                  /* carom_world_def.enable_continuous */
+    double contact_hertz;             /* Hz */
+    double contact_damping_ratio;
+    double contact_push_max_velocity; /* m/s */
+    double contact_recycle_distance;  /* m */
     scene_body* bodies;
     int body_count;
 } scene_def;

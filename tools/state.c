@@ -114,12 +114,43 @@ static void write_body(FILE* file, const scene_body* body, carom_body_id id) {
     write_key(file, ", ", "angular_damping");
     write_number(file, body->angular_damping);
     fputs(body->bullet ? ", \"bullet\": true" : ", \"bullet\": false", file);
+    if (body->type == CAROM_BODY_DYNAMIC && !carom_body_is_awake(id)) {
+        fputs(", \"awake\": false", file); /* asleep at the end of the run */
+    }
     fputs(",\n     \"shapes\": [", file);
     for (int i = 0; i < body->shape_count; ++i) {
         fputs(i > 0 ? ",\n       " : "\n       ", file);
         write_shape(file, &body->shapes[i]);
     }
     fputs("]}", file);
+}
+
+/* The engine's settings a scene may give, written when they are not the engine's defaults. */
+static void write_world_settings(FILE* file, const scene_def* scene) {
+    carom_world_def engine = carom_default_world_def();
+    if (scene->sleep != (engine.enable_sleep != 0)) {
+        fputs(scene->sleep ? ", \"sleep\": true" : ", \"sleep\": false", file);
+    }
+    if (scene->continuous != (engine.enable_continuous != 0)) {
+        fputs(scene->continuous ? ", \"continuous\": true" : ", \"continuous\": false", file);
+    }
+    const struct {
+        const char* key;
+        double value, engine_default;
+    } numbers[] = {
+        {"contact_hertz", scene->contact_hertz, engine.contact_hertz},
+        {"contact_damping_ratio", scene->contact_damping_ratio, engine.contact_damping_ratio},
+        {"contact_push_max_velocity", scene->contact_push_max_velocity,
+         engine.contact_push_max_velocity},
+        {"contact_recycle_distance", scene->contact_recycle_distance,
+         engine.contact_recycle_distance},
+    };
+    for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
+        if (numbers[i].value != numbers[i].engine_default) {
+            write_key(file, ", ", numbers[i].key);
+            write_number(file, numbers[i].value);
+        }
+    }
 }
 
 void state_write(FILE* file, const scene_def* scene, carom_world_id world,
@@ -135,6 +166,7 @@ void state_write(FILE* file, const scene_def* scene, carom_world_id world,
         write_key(file, ", ", "cell_size");
         write_number(file, cell_size);
     }
+    write_world_settings(file, scene);
     fputs("},\n  \"bodies\": [", file);
     for (int i = 0; i < scene->body_count; ++i) {
         fputs(i > 0 ? ",\n" : "\n", file);

@@ -83,6 +83,11 @@ typedef struct carom_body_def {
                                    ones. For projectiles and racing cars. default 0 */
     int enable_sleep;           /* 0: this body never sleeps, nor does anything touching it,
                                    default 1 */
+    int awake;                  /* 0: a dynamic body is created asleep (with zero velocity and
+                                   sleep enabled), as the bodies of a level that waits to be
+                                   hit: it costs nothing until something awake touches it, and
+                                   adding shapes to it leaves it asleep. Static and kinematic
+                                   bodies are never asleep. default 1 */
     void* user_data;            /* yours; carom never reads it, default NULL */
     int internal_cookie;        /* set by carom_default_body_def(); do not touch */
 } carom_body_def;

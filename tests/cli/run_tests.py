@@ -259,7 +259,7 @@ GEOMETRY_DEFAULTS = {"circle": {"center": [0, 0]}, "box": {"center": [0, 0], "an
                      "polygon": {}, "segment": {}, "chain": {"loop": False}}
 BODY_DEFAULTS = {"type": "dynamic", "position": [0, 0], "angle": 0, "linear_velocity": [0, 0],
                  "angular_velocity": 0, "linear_damping": 0, "angular_damping": 0,
-                 "bullet": False}
+                 "bullet": False, "awake": True}
 
 
 def label(index, body):
@@ -279,6 +279,8 @@ def compare_body(where, index, given, written, motion, elapsed):
     for key in ("name", "type", "linear_damping", "angular_damping", "bullet"):
         check(full.get(key) == written.get(key), f"{where}.{key}: {full.get(key)} -> "
               f"{written.get(key)}")
+    if not full["awake"]:  # created asleep and touched by nothing: asleep at the end too
+        check(written.get("awake") is False, f"{where}: created asleep, written {written}")
     compare_shapes(where, full["shapes"], written["shapes"])
     c, s = written["rotation"]
     check(abs(math.hypot(c, s) - 1) < 1e-12, f"{where}.rotation is not a unit vector")
@@ -304,6 +306,13 @@ def compare_state(path, scene, state, motion, elapsed):
     check(written_world["substeps"] == world.get("substeps", 4), f"{path}: world.substeps")
     if "cell_size" in world:
         check(written_world["cell_size"] == world["cell_size"], f"{path}: world.cell_size")
+    defaults = {"sleep": True, "continuous": True, "contact_hertz": 35,
+                "contact_damping_ratio": 10, "contact_push_max_velocity": 3,
+                "contact_recycle_distance": 0.01}
+    for key, default in defaults.items():
+        check(written_world.get(key, default) == world.get(key, default),
+              f"{path}: world.{key} {world.get(key, default)} written as "
+              f"{written_world.get(key, default)}")
     check(len(scene["bodies"]) == len(state["bodies"]), f"{path}: body count")
     for i, (given, written) in enumerate(zip(scene["bodies"], state["bodies"])):
         compare_body(f"{path}: bodies[{i}]", i, given, written, motion, elapsed)

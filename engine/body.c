@@ -226,6 +226,7 @@ void carom_destroy_body_internal(carom_world* world, carom_body* body) {
     world->scene_revision += 1;
     world->awake_revision += 1;
     carom_vehicles_on_body_destroyed(world, body->id);
+    carom_joints_on_body_destroyed(world, body->id);
     /* what rested on it must fall: wake it, and the body's own island */
     carom_wake_touching(world, body);
     carom_wake_body(world, body);

@@ -236,7 +236,8 @@ static void add_candidate(carom_world* world, int shape, int other) {
     carom_broad_phase* bp = &world->broad_phase;
     const carom_proxy* a = &bp->proxies[shape];
     const carom_proxy* b = &bp->proxies[other];
-    if (!carom_aabb_overlaps(a->fat_aabb, b->fat_aabb) || !carom_proxies_may_pair(a, b)) {
+    if (!carom_aabb_overlaps(a->fat_aabb, b->fat_aabb) || !carom_proxies_may_pair(a, b) ||
+        carom_joints_forbid_pair(world, a->body, b->body)) {
         return;
     }
     uint64_t key = carom_pair_key(shape, other);

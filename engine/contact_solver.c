@@ -83,21 +83,6 @@ int carom_get_solver_lanes(void) {
 
 /* ---- Preparing ---------------------------------------------------------------------------- */
 
-static carom_softness make_softness(double hertz, double damping_ratio, double h) {
-    carom_softness soft = {0.0, 1.0, 0.0};
-    if (hertz == 0.0) {
-        return soft;
-    }
-    double omega = 2.0 * CAROM_PI * hertz;
-    double a1 = 2.0 * damping_ratio + h * omega;
-    double a2 = h * omega * a1;
-    double a3 = 1.0 / (1.0 + a2);
-    soft.bias_rate = omega / a1;
-    soft.mass_scale = a2 * a3;
-    soft.impulse_scale = a3;
-    return soft;
-}
-
 /* One constraint's lane: its group, the group's width, and which lane. */
 typedef struct lane_writer {
     void* group;
@@ -196,8 +181,9 @@ void carom_contact_solver_prepare(carom_world* world, double h) {
     double max_hertz = 0.25 / h;
     double contact_hertz = carom_min_d(world->def.contact_hertz, max_hertz);
     double static_hertz = carom_min_d(2.0 * world->def.contact_hertz, max_hertz);
-    carom_softness soft = make_softness(contact_hertz, world->def.contact_damping_ratio, h);
-    carom_softness static_soft = make_softness(static_hertz, world->def.contact_damping_ratio, h);
+    carom_softness soft = carom_make_softness(contact_hertz, world->def.contact_damping_ratio, h);
+    carom_softness static_soft =
+        carom_make_softness(static_hertz, world->def.contact_damping_ratio, h);
 
     /* Where each constraint goes: colour after colour, in index order within a colour; the
      * padding lanes after a colour's last constraint are cleared. */

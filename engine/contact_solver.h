@@ -41,7 +41,7 @@ enum carom_contact_field {
     CAROM_CF_INV_INERTIA_A,
     CAROM_CF_INV_MASS_B,
     CAROM_CF_INV_INERTIA_B,
-    CAROM_CF_BIAS_RATE, /* softness of the position correction (make_softness in solver.c) */
+    CAROM_CF_BIAS_RATE, /* softness of the position correction (carom_make_softness, solver.c) */
     CAROM_CF_MASS_SCALE,
     CAROM_CF_IMPULSE_SCALE,
     CAROM_CF_BLOCK,   /* 1: both normal impulses may be solved together (2x2 block), else 0 */

@@ -18,9 +18,10 @@
  * Only awake bodies and the contacts of awake bodies are visited (world->awake_bodies,
  * world->awake_contacts), so a world asleep costs nothing here.
  *
- * Islands are found afresh each step by union-find over touching contacts between awake
- * dynamic bodies (static and kinematic bodies do not join islands: a floor does not tie every
- * pile on it together). Union always keeps the smaller body id as root and islands are visited
+ * Islands are found afresh each step by union-find over touching contacts and joints between
+ * awake dynamic bodies (static and kinematic bodies do not join islands: a floor does not tie
+ * every pile on it together, nor a wall every door hinged to it), so a jointed pile sleeps and
+ * wakes as one. Union always keeps the smaller body id as root and islands are visited
  * in body-id order, so the result does not depend on anything but the world's state. An island
  * whose every body has rested for time_to_sleep goes to sleep as one: velocities zeroed, bodies
  * skipped by the solver, contacts among them skipped by the narrow phase, and its members kept
@@ -83,24 +84,36 @@ static bool awake_dynamic(const carom_body* body) {
     return body->id >= 0 && body->type == CAROM_BODY_DYNAMIC && !body->asleep;
 }
 
-/* Link bodies by touching contacts (parent NULL: no linking); a body touching a moving
+/* Link two bodies that touch or are joined (parent NULL: no linking); a body linked to a moving
  * kinematic body cannot rest. */
+static void link_pair(int* parent, carom_body* a, carom_body* b) {
+    if (awake_dynamic(a) && awake_dynamic(b)) {
+        if (parent != NULL) {
+            join(parent, a->id, b->id);
+        }
+    } else if (awake_dynamic(a) && b->type == CAROM_BODY_KINEMATIC && carom_body_is_active(b)) {
+        a->sleep_time = 0.0;
+    } else if (awake_dynamic(b) && a->type == CAROM_BODY_KINEMATIC && carom_body_is_active(a)) {
+        b->sleep_time = 0.0;
+    }
+}
+
+/* Link bodies by touching contacts and by joints (a mouse joint ties its body to nothing). */
 static void link_islands(carom_world* world, int* parent) {
     for (int k = 0; k < (int)arrlen(world->awake_contacts); ++k) {
         const carom_contact* contact = &world->contacts[world->awake_contacts[k]];
         if (contact->point_count == 0 || contact->is_sensor) {
             continue;
         }
-        carom_body* a = &world->bodies[contact->edges[0].body];
-        carom_body* b = &world->bodies[contact->edges[1].body];
-        if (awake_dynamic(a) && awake_dynamic(b)) {
-            if (parent != NULL) {
-                join(parent, a->id, b->id);
-            }
-        } else if (awake_dynamic(a) && b->type == CAROM_BODY_KINEMATIC && carom_body_is_active(b)) {
-            a->sleep_time = 0.0;
-        } else if (awake_dynamic(b) && a->type == CAROM_BODY_KINEMATIC && carom_body_is_active(a)) {
-            b->sleep_time = 0.0;
+        link_pair(parent, &world->bodies[contact->edges[0].body],
+                  &world->bodies[contact->edges[1].body]);
+    }
+    int joint_count = carom_joints_refresh_awake(world);
+    for (int k = 0; k < joint_count; ++k) {
+        const carom_joint* joint = &world->joints[world->awake_joints[k]];
+        if (joint->edges[0].body >= 0) {
+            link_pair(parent, &world->bodies[joint->edges[0].body],
+                      &world->bodies[joint->edges[1].body]);
         }
     }
 }

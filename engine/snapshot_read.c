@@ -1821,6 +1821,13 @@ carom_status carom_world_restore(carom_world_id id, const void* data, size_t siz
         return CAROM_ERROR_INVALID_ID;
     }
     carom_status status = carom_check_unlocked(world, "restore a snapshot");
+    if (status == CAROM_OK && carom_id_pool_count(&world->joint_pool) > 0) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "the world has %d joint(s), which snapshots cannot hold yet: a "
+                            "restore would leave them joined to bodies it replaces; destroy "
+                            "them first",
+                            carom_id_pool_count(&world->joint_pool));
+    }
     part_set p;
     if (status == CAROM_OK) {
         status = split_parts(data, size, &p);

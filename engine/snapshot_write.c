@@ -459,6 +459,12 @@ carom_status carom_world_save(carom_world_id id, carom_snapshot_parts parts, voi
                           "snapshot parts is %d: use CAROM_SNAPSHOT_STATE, _SCENE or _FULL",
                           (int)parts);
     }
+    if (carom_id_pool_count(&world->joint_pool) > 0) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "the world has %d joint(s), which snapshots cannot hold yet: destroy "
+                          "them before saving",
+                          carom_id_pool_count(&world->joint_pool));
+    }
     writer w = {buffer, buffer != NULL ? capacity : 0, 0, -1};
     if (parts & CAROM_SNAPSHOT_SCENE) {
         uint64_t checksum = 0;

@@ -24,13 +24,29 @@
  *
  * This file is the stage scheduler: bodies in and out, and the order of the passes. The contact
  * constraints are coloured by constraint_graph.c and solved in wide lanes by contact_solver.c
- * and its kernels (contact_solver.h says how, and why the lane width never changes a bit). */
+ * and its kernels (contact_solver.h says how, and why the lane width never changes a bit).
+ * Joints are solved in the same passes, before the contacts, by joint_solver.c. */
 #include "core.h"
 
 #include "ds.h"
 #include "world.h"
 
 #include <math.h>
+
+carom_softness carom_make_softness(double hertz, double damping_ratio, double h) {
+    carom_softness soft = {0.0, 1.0, 0.0};
+    if (hertz == 0.0) {
+        return soft;
+    }
+    double omega = 2.0 * CAROM_PI * hertz;
+    double a1 = 2.0 * damping_ratio + h * omega;
+    double a2 = h * omega * a1;
+    double a3 = 1.0 / (1.0 + a2);
+    soft.bias_rate = omega / a1;
+    soft.mass_scale = a2 * a3;
+    soft.impulse_scale = a3;
+    return soft;
+}
 
 void carom_solver_destroy(carom_solver* solver) {
     arrfree(solver->states);
@@ -226,20 +242,27 @@ static void finalize_bodies(carom_world* world, double dt) {
 void carom_solver_step(carom_world* world, double dt) {
     int substeps = world->def.substeps;
     double h = dt / substeps;
+    carom_joints_wake_driven(world);
     gather_bodies(world, h);
+    carom_joint_solver_prepare(world, h);
     carom_contact_solver_prepare(world, h);
     carom_solve_settings settings = {1.0 / h, world->def.contact_slop,
                                      world->def.contact_push_max_velocity, 0};
+    /* in each pass the joints first, in id order, then the contacts colour by colour */
     for (int i = 0; i < substeps; ++i) {
         settings.flip = i & 1;
         integrate_velocities(world);
+        carom_joint_solver_warm_start(world);
         carom_contact_solver_warm_start(world);
+        carom_joint_solver_solve(world, true);
         carom_contact_solver_solve(world, &settings, true);
         integrate_positions(world, h);
-        carom_contact_solver_solve(world, &settings, false); /* relax */
+        carom_joint_solver_solve(world, false); /* relax */
+        carom_contact_solver_solve(world, &settings, false);
     }
     carom_contact_solver_restitution(world);
     carom_contact_solver_store(world);
     report_hits(world);
     finalize_bodies(world, dt);
+    carom_joint_solver_finish(world); /* reactions, and the joints that broke */
 }

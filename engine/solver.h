@@ -34,6 +34,10 @@ struct carom_softness {
     double impulse_scale; /* leaks the accumulated impulse */
 };
 
+/* The softness of a spring of `hertz` (0: rigid, no bias) and `damping_ratio` for substeps of
+ * h seconds. Contacts and joints share it. */
+carom_softness carom_make_softness(double hertz, double damping_ratio, double h);
+
 struct carom_solver {
     carom_body_state* states;   /* stb_ds array, reused; one rest state at the end */
     carom_body_motion* motions; /* per moving state */

@@ -119,6 +119,12 @@ carom_status carom_check_world_def(const carom_world_def* def) {
         status = carom_check_non_negative(def->contact_recycle_distance,
                                           "world contact_recycle_distance");
     }
+    if (status == CAROM_OK) {
+        status = carom_check_positive(def->joint_hertz, "world joint_hertz");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_non_negative(def->joint_damping_ratio, "world joint_damping_ratio");
+    }
     return status;
 }
 
@@ -166,6 +172,7 @@ carom_status carom_destroy_world(carom_world_id id) {
         return status;
     }
     carom_vehicles_destroy(world);
+    carom_joints_destroy(world);
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         if (world->bodies[i].id >= 0) {
             carom_destroy_body_internal(world, &world->bodies[i]);

@@ -9,6 +9,7 @@
 #include "continuous.h"
 #include "hash_map.h"
 #include "id_pool.h"
+#include "joint.h"
 #include "narrow_phase.h"
 #include "shape.h"
 #include "sleep.h"
@@ -68,6 +69,18 @@ struct carom_world {
 
     carom_vehicle* vehicles; /* stb_ds array indexed by vehicle id (vehicle.c) */
     carom_id_pool vehicle_pool;
+
+    /* joints (joint.c, joint_solver.c) */
+    carom_joint* joints; /* stb_ds array indexed by joint id */
+    carom_id_pool joint_pool;
+    int* body_joint_heads;  /* per body id: head of its joint list (joint << 1 | edge) or -1;
+                               ids beyond its length have none */
+    int* body_joint_scratch; /* scratch: a body's joints in id order */
+    int* awake_joints;       /* joints with an awake dynamic body, ascending */
+    uint64_t awake_joints_revision; /* the awake revision awake_joints was built at; 0: never */
+    int* solved_joints;             /* this step's joints, ascending */
+    carom_joint_context joint_context;
+    carom_joint_break_event* joint_break_events; /* of the last step */
 
     /* Bumped by every change to what a snapshot's scene part holds (bodies, shapes and vehicles
      * created or destroyed, shape materials), so that the scene checksum is recomputed only

@@ -12,6 +12,7 @@
 #include "base.h"
 #include "collision.h"
 #include "id.h"
+#include "joint.h"
 #include "math.h"
 #include "types.h"
 #include "snapshot.h"

@@ -1,4 +1,4 @@
-/* carom: opaque ids for worlds, bodies, shapes and vehicles. Stand-alone: needs only <stdint.h>.
+/* carom: opaque ids for worlds, bodies, shapes, vehicles and joints. Stand-alone: needs only <stdint.h>.
  *
  * An id holds a slot index plus one and a generation counter. Destroying an object bumps its
  * slot's generation, so a stale id is refused forever after instead of touching freed memory.
@@ -36,10 +36,19 @@ typedef struct carom_vehicle_id {
     uint16_t world_generation;
 } carom_vehicle_id;
 
+/* A joint (joint.h): lives in its bodies' world. */
+typedef struct carom_joint_id {
+    int32_t index1;
+    uint32_t generation;
+    uint16_t world0;
+    uint16_t world_generation;
+} carom_joint_id;
+
 static const carom_world_id carom_null_world_id = {0, 0};
 static const carom_body_id carom_null_body_id = {0, 0, 0, 0};
 static const carom_shape_id carom_null_shape_id = {0, 0, 0, 0};
 static const carom_vehicle_id carom_null_vehicle_id = {0, 0, 0, 0};
+static const carom_joint_id carom_null_joint_id = {0, 0, 0, 0};
 
 /* True for the null id of any kind. */
 #define CAROM_IS_NULL(id) ((id).index1 == 0)
@@ -57,6 +66,10 @@ static inline int carom_shape_id_equals(carom_shape_id a, carom_shape_id b) {
            a.world_generation == b.world_generation;
 }
 static inline int carom_vehicle_id_equals(carom_vehicle_id a, carom_vehicle_id b) {
+    return a.index1 == b.index1 && a.generation == b.generation && a.world0 == b.world0 &&
+           a.world_generation == b.world_generation;
+}
+static inline int carom_joint_id_equals(carom_joint_id a, carom_joint_id b) {
     return a.index1 == b.index1 && a.generation == b.generation && a.world0 == b.world0 &&
            a.world_generation == b.world_generation;
 }

@@ -65,6 +65,13 @@ typedef struct carom_world_def {
                                           each other less than this since it was made (m, >= 0;
                                           0: every manifold is made afresh each step). Saves the
                                           separating axis test in resting piles. default 0.01 */
+    double joint_hertz;                /* stiffness with which joints pull their bodies back
+                                          together (Hz, > 0), default 60; capped, like
+                                          contact_hertz, at a quarter of the substep rate (60 Hz
+                                          at the defaults). Joints are soft constraints: a joint
+                                          carrying a load stretches by about
+                                          load / (effective mass (2 pi hertz)^2) */
+    double joint_damping_ratio;        /* damping of that correction (>= 0), default 2 */
     int internal_cookie; /* set by carom_default_world_def(); do not touch */
 } carom_world_def;
 

@@ -1,6 +1,6 @@
 /* Debug draw: the world as lines, polygons, circles and points through the user's callbacks,
  * so any renderer (SDL, a PNG writer, a test) can show it. Shapes go in shape-id order, colored
- * by what their body is doing; contacts and bounding boxes on request. */
+ * by what their body is doing; joints, contacts and bounding boxes on request. */
 #include "core.h"
 
 #include "ds.h"
@@ -67,6 +67,59 @@ static void draw_contact(const carom_debug_draw* draw, const carom_contact* cont
     }
 }
 
+static carom_vec2 joint_point(const carom_world* world, const carom_joint* joint, int edge) {
+    int body = joint->edges[edge].body;
+    carom_vec2 local = edge == 0 ? joint->local_anchor_a : joint->local_anchor_b;
+    return body >= 0 ? carom_transform_point(world->bodies[body].transform, local) : local;
+}
+
+/* The arm from a body's center of mass to its anchor: which body the anchor belongs to. */
+static void draw_arm(const carom_debug_draw* draw, const carom_world* world,
+                     const carom_joint* joint, int edge, carom_vec2 anchor) {
+    int body = joint->edges[edge].body;
+    if (body >= 0 && world->bodies[body].type != CAROM_BODY_STATIC) {
+        draw->draw_segment(world->bodies[body].center, anchor, CAROM_COLOR_JOINT, draw->context);
+    }
+}
+
+/* A slider's axis through anchor A: between its limits when it has them, else 1 m each way. */
+static void draw_axis(const carom_debug_draw* draw, const carom_world* world,
+                      const carom_joint* joint, carom_vec2 anchor_a, carom_vec2 local_axis,
+                      bool limited, double lower, double upper) {
+    carom_vec2 axis = carom_rotate(world->bodies[joint->edges[0].body].transform.q, local_axis);
+    double from = limited ? lower : -1.0, to = limited ? upper : 1.0;
+    draw->draw_segment(carom_mul_add(anchor_a, from, axis), carom_mul_add(anchor_a, to, axis),
+                       CAROM_COLOR_JOINT_AXIS, draw->context);
+}
+
+static void draw_joint(const carom_debug_draw* draw, const carom_world* world,
+                       const carom_joint* joint) {
+    carom_vec2 a = joint_point(world, joint, 0);
+    carom_vec2 b = joint_point(world, joint, 1);
+    if (draw->draw_segment != NULL) {
+        draw_arm(draw, world, joint, 0, a);
+        draw_arm(draw, world, joint, 1, b);
+        if (joint->type == CAROM_JOINT_PRISMATIC) {
+            const carom_prismatic_joint* p = &joint->prismatic;
+            draw_axis(draw, world, joint, a, p->local_axis_a, p->enable_limit, p->lower_translation,
+                      p->upper_translation);
+        } else if (joint->type == CAROM_JOINT_WHEEL) {
+            const carom_wheel_joint* w = &joint->wheel;
+            draw_axis(draw, world, joint, a, w->local_axis_a, w->enable_limit, w->lower_translation,
+                      w->upper_translation);
+        } else if (joint->type == CAROM_JOINT_DISTANCE || joint->type == CAROM_JOINT_MOUSE ||
+                   joint->type == CAROM_JOINT_MOTOR) {
+            draw->draw_segment(a, b, CAROM_COLOR_JOINT, draw->context);
+        }
+    }
+    if (draw->draw_point != NULL) {
+        draw->draw_point(a, CAROM_COLOR_JOINT, draw->context);
+        if (a.x != b.x || a.y != b.y) {
+            draw->draw_point(b, CAROM_COLOR_JOINT, draw->context);
+        }
+    }
+}
+
 carom_status carom_world_draw(carom_world_id id, const carom_debug_draw* draw) {
     carom_world* world = carom_get_world_checked(id);
     if (world == NULL) {
@@ -89,6 +142,11 @@ carom_status carom_world_draw(carom_world_id id, const carom_debug_draw* draw) {
         }
         if (draw->draw_aabbs) {
             draw_box(draw, shape->aabb);
+        }
+    }
+    for (int i = 0; draw->draw_joints && i < (int)arrlen(world->joints); ++i) {
+        if (world->joints[i].id >= 0) {
+            draw_joint(draw, world, &world->joints[i]);
         }
     }
     for (int i = 0; draw->draw_contacts && i < (int)arrlen(world->contacts); ++i) {

@@ -183,6 +183,17 @@ static int collect_body_joints(carom_world* world, int body) {
     return count;
 }
 
+void carom_relink_joints(carom_world* world) {
+    arrsetlen(world->body_joint_heads, 0);
+    for (int i = 0; i < (int)arrlen(world->joints); ++i) {
+        carom_joint* joint = &world->joints[i];
+        if (joint->id >= 0) {
+            link_edge(world, joint, 0);
+            link_edge(world, joint, 1);
+        }
+    }
+}
+
 bool carom_joints_forbid_pair(const carom_world* world, int body_a, int body_b) {
     for (int key = carom_joint_head(world, body_a); key >= 0;) {
         const carom_joint* joint = &world->joints[key >> 1];
@@ -448,6 +459,112 @@ static carom_status check_mouse_def(const carom_mouse_joint_def* def) {
                             def->break_torque);
     }
     return status;
+}
+
+carom_status carom_check_joint_record(const carom_joint* joint) {
+    switch (joint->type) {
+    case CAROM_JOINT_REVOLUTE: {
+        const carom_revolute_joint* r = &joint->revolute;
+        carom_revolute_joint_def def = carom_default_revolute_joint_def();
+        def.lower_angle = r->lower_angle;
+        def.upper_angle = r->upper_angle;
+        def.motor_speed = r->motor_speed;
+        def.max_motor_torque = r->max_motor_torque;
+        def.hertz = r->hertz;
+        def.damping_ratio = r->damping_ratio;
+        def.break_force = joint->break_force;
+        def.break_torque = joint->break_torque;
+        return check_revolute_def(&def);
+    }
+    case CAROM_JOINT_PRISMATIC: {
+        const carom_prismatic_joint* p = &joint->prismatic;
+        carom_prismatic_joint_def def = carom_default_prismatic_joint_def();
+        def.axis = p->local_axis_a;
+        def.lower_translation = p->lower_translation;
+        def.upper_translation = p->upper_translation;
+        def.motor_speed = p->motor_speed;
+        def.max_motor_force = p->max_motor_force;
+        def.hertz = p->hertz;
+        def.damping_ratio = p->damping_ratio;
+        def.break_force = joint->break_force;
+        def.break_torque = joint->break_torque;
+        return check_prismatic_def(&def);
+    }
+    case CAROM_JOINT_DISTANCE: {
+        const carom_distance_joint* d = &joint->distance;
+        carom_distance_joint_def def = carom_default_distance_joint_def();
+        def.length = d->length;
+        def.hertz = d->hertz;
+        def.damping_ratio = d->damping_ratio;
+        def.min_length = d->min_length;
+        def.max_length = d->max_length;
+        def.break_force = joint->break_force;
+        def.break_torque = joint->break_torque;
+        carom_status status = check_distance_def(&def);
+        if (status == CAROM_OK && !(d->length >= CAROM_MIN_JOINT_LENGTH)) {
+            status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                                "distance joint length is %g m: it must be at least %g m",
+                                d->length, CAROM_MIN_JOINT_LENGTH);
+        }
+        if (status == CAROM_OK && d->enable_limit &&
+            (d->length < d->min_length || d->length > d->max_length)) {
+            status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                                "distance joint length %g m lies outside its limit [%g, %g] m",
+                                d->length, d->min_length, d->max_length);
+        }
+        return status;
+    }
+    case CAROM_JOINT_WELD: {
+        const carom_weld_joint* w = &joint->weld;
+        carom_weld_joint_def def = carom_default_weld_joint_def();
+        def.linear_hertz = w->linear_hertz;
+        def.linear_damping_ratio = w->linear_damping_ratio;
+        def.angular_hertz = w->angular_hertz;
+        def.angular_damping_ratio = w->angular_damping_ratio;
+        def.break_force = joint->break_force;
+        def.break_torque = joint->break_torque;
+        return check_weld_def(&def);
+    }
+    case CAROM_JOINT_WHEEL: {
+        const carom_wheel_joint* w = &joint->wheel;
+        carom_wheel_joint_def def = carom_default_wheel_joint_def();
+        def.axis = w->local_axis_a;
+        def.hertz = w->hertz;
+        def.damping_ratio = w->damping_ratio;
+        def.lower_translation = w->lower_translation;
+        def.upper_translation = w->upper_translation;
+        def.motor_speed = w->motor_speed;
+        def.max_motor_torque = w->max_motor_torque;
+        def.break_force = joint->break_force;
+        def.break_torque = joint->break_torque;
+        return check_wheel_def(&def);
+    }
+    case CAROM_JOINT_MOTOR: {
+        const carom_motor_joint* m = &joint->motor;
+        carom_motor_joint_def def = carom_default_motor_joint_def();
+        def.linear_offset = m->linear_offset;
+        def.angular_offset = m->angular_offset;
+        def.max_force = m->max_force;
+        def.max_torque = m->max_torque;
+        def.correction_factor = m->correction_factor;
+        def.break_force = joint->break_force;
+        def.break_torque = joint->break_torque;
+        return check_motor_def(&def);
+    }
+    case CAROM_JOINT_MOUSE: {
+        const carom_mouse_joint* m = &joint->mouse;
+        carom_mouse_joint_def def = carom_default_mouse_joint_def();
+        def.target = joint->local_anchor_a;
+        def.hertz = m->hertz;
+        def.damping_ratio = m->damping_ratio;
+        def.max_force = m->max_force;
+        def.break_force = joint->break_force;
+        def.break_torque = joint->break_torque;
+        return check_mouse_def(&def);
+    }
+    }
+    return carom_fail(CAROM_ERROR_OUT_OF_RANGE, "joint type %d is not a joint kind",
+                      (int)joint->type);
 }
 
 /* ---- Creation ----------------------------------------------------------------------------- */

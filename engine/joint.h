@@ -157,6 +157,12 @@ bool carom_joints_forbid_pair(const carom_world* world, int body_a, int body_b);
 /* The joint's first body edge key in the body's list, or -1 (body_joint_heads grown lazily). */
 int carom_joint_head(const carom_world* world, int body);
 void carom_destroy_joint_internal(carom_world* world, carom_joint* joint);
+/* The checks creation makes of a kind's settings, made of a joint record's (a snapshot's joints
+ * are held to the API's rules; status and message recorded on failure). Anchors, axes and
+ * bodies are the caller's to check. */
+carom_status carom_check_joint_record(const carom_joint* joint);
+/* Rebuild every body's joint list from the live joints (a restored world). */
+void carom_relink_joints(carom_world* world);
 carom_joint_id carom_make_joint_id(const carom_world* world, const carom_joint* joint);
 void carom_joints_destroy(carom_world* world);
 

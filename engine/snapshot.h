@@ -82,6 +82,25 @@ static inline void carom_store_le64(uint8_t* p, uint64_t value) {
 }
 #endif
 
+/* The oldest format version this build reads. Version 2 has no joints; version 3
+ * (CAROM_SNAPSHOT_VERSION) adds the world's joint settings to the scene's world settings, the
+ * joints to the scene part (after the vehicles) and their state to the state part (after the
+ * vehicles' state). */
+#define OLDEST_VERSION 2
+
+/* The version a world is written in: 2 while version 2 holds all of it (no joint has ever been
+ * created, the joint settings are the defaults), so that such worlds keep the bytes, checksums
+ * and readers they had; else CAROM_SNAPSHOT_VERSION. */
+int carom_snapshot_world_version(const carom_world* world);
+
+typedef struct carom_joint carom_joint;
+/* The most doubles a joint's state record holds. */
+#define CAROM_JOINT_STATE_FIELDS 10
+/* The doubles of a joint's state record, in the order they are written: its motor speed (or a
+ * mouse joint's target), its accumulated impulses, then its reaction force and torque. fields[i]
+ * points into the joint, minimums[i] is the least value a reader accepts. Returns the count. One
+ * list for the writer and the reader, so the two cannot disagree on the order. */
+int carom_snapshot_joint_state_fields(carom_joint* joint, double** fields, double* minimums);
 /* The checksum of the world's scene part, recomputed only after the scene changed
  * (snapshot_write.c). */
 uint64_t carom_snapshot_scene_checksum(carom_world* world);

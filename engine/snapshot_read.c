@@ -200,6 +200,7 @@ static carom_filter get_filter(reader* r, const char* what, int index) {
 
 typedef struct part_header {
     bool is_scene;
+    int version; /* OLDEST_VERSION to CAROM_SNAPSHOT_VERSION */
     size_t payload_size;
     uint64_t checksum;
     uint64_t scene_checksum;
@@ -227,13 +228,14 @@ static carom_status read_part_header(const uint8_t* data, size_t size, size_t at
     }
     uint64_t version = get_le(&r, 2);
     uint64_t flags = get_le(&r, 2);
-    if (version != CAROM_SNAPSHOT_VERSION) {
+    if (version < OLDEST_VERSION || version > CAROM_SNAPSHOT_VERSION) {
         return carom_fail(CAROM_ERROR_SNAPSHOT_VERSION,
                           "snapshot: the %s part is format version %llu; this build of carom "
-                          "reads version %d",
+                          "reads versions %d to %d",
                           is_scene ? "scene" : "state", (unsigned long long)version,
-                          CAROM_SNAPSHOT_VERSION);
+                          OLDEST_VERSION, CAROM_SNAPSHOT_VERSION);
     }
+    out->version = (int)version;
     if (flags != 0) {
         return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
                           "snapshot: the %s part's header flags are %llu: they must be 0",
@@ -318,6 +320,12 @@ static carom_status split_parts(const void* data, size_t size, part_set* out) {
                           "buffer holds more than a snapshot",
                           size - at);
     }
+    if (out->has_scene && out->has_state && out->state.version != out->scene.version) {
+        return carom_fail(CAROM_ERROR_INVALID_SNAPSHOT,
+                          "snapshot: the scene part is format version %d but the state part %d: "
+                          "they were not saved together",
+                          out->scene.version, out->state.version);
+    }
     if (out->has_scene && out->has_state &&
         out->state.scene_checksum != out->scene.checksum) {
         return carom_fail(CAROM_ERROR_SCENE_MISMATCH,
@@ -337,7 +345,8 @@ typedef struct scene_data {
     carom_body* bodies;
     carom_shape* shapes;
     carom_vehicle* vehicles;
-    carom_id_pool body_pool, shape_pool, vehicle_pool;
+    carom_joint* joints;
+    carom_id_pool body_pool, shape_pool, vehicle_pool, joint_pool;
     uint64_t checksum;
 } scene_data;
 
@@ -345,9 +354,11 @@ static void scene_data_free(scene_data* scene) {
     arrfree(scene->bodies);
     arrfree(scene->shapes);
     arrfree(scene->vehicles);
+    arrfree(scene->joints);
     carom_id_pool_destroy(&scene->body_pool);
     carom_id_pool_destroy(&scene->shape_pool);
     carom_id_pool_destroy(&scene->vehicle_pool);
+    carom_id_pool_destroy(&scene->joint_pool);
 }
 
 /* Re-check a def with the function the API uses, turning its failure into a snapshot error. */
@@ -357,7 +368,7 @@ static void check_with(reader* r, carom_status status, const char* what) {
     }
 }
 
-static void read_world_def(reader* r, carom_world_def* def) {
+static void read_world_def(reader* r, carom_world_def* def, int version) {
     *def = carom_default_world_def();
     def->cell_size = get_f64(r);
     def->restitution_threshold = get_f64(r);
@@ -372,6 +383,10 @@ static void read_world_def(reader* r, carom_world_def* def) {
     def->time_to_sleep = get_f64(r);
     def->speculative_distance = get_f64(r);
     def->contact_recycle_distance = get_f64(r);
+    if (version >= 3) {
+        def->joint_hertz = get_f64(r);
+        def->joint_damping_ratio = get_f64(r);
+    }
     if (!r->failed) {
         check_with(r, carom_check_world_def(def), "world settings");
     }
@@ -615,9 +630,173 @@ static void check_vehicles(reader* r, const scene_data* scene, uint8_t** ridden)
     }
 }
 
+/* ---- Joints (version 3) ---- */
+
+static void get_flags3(reader* r, bool* a, bool* b, bool* c, int id) {
+    uint8_t bits = get_u8(r);
+    if (!r->failed && bits > 7) {
+        reader_fail(r, "flags of joint %d are %u", id, bits);
+    }
+    *a = (bits & 1) != 0;
+    *b = (bits & 2) != 0;
+    *c = (bits & 4) != 0;
+}
+
+static carom_vec2 get_unit_axis(reader* r, int id) {
+    carom_vec2 axis = get_vec2(r, "axis of joint", id);
+    if (!r->failed && fabs(carom_length(axis) - 1.0) > UNIT_TOLERANCE) {
+        reader_fail(r, "axis of joint %d is not a unit vector", id);
+    }
+    return axis;
+}
+
+static void read_joint_settings(reader* r, carom_joint* joint, int id) {
+    const double any = -CAROM_MAX_MAGNITUDE;
+    switch (joint->type) {
+    case CAROM_JOINT_REVOLUTE: {
+        carom_revolute_joint* j = &joint->revolute;
+        get_flags3(r, &j->enable_limit, &j->enable_motor, &j->enable_spring, id);
+        j->lower_angle = get_number(r, any, "lower angle of joint", id);
+        j->upper_angle = get_number(r, any, "upper angle of joint", id);
+        j->max_motor_torque = get_number(r, 0.0, "max motor torque of joint", id);
+        j->hertz = get_number(r, 0.0, "hertz of joint", id);
+        j->damping_ratio = get_number(r, 0.0, "damping ratio of joint", id);
+        break;
+    }
+    case CAROM_JOINT_PRISMATIC: {
+        carom_prismatic_joint* j = &joint->prismatic;
+        j->local_axis_a = get_unit_axis(r, id);
+        get_flags3(r, &j->enable_limit, &j->enable_motor, &j->enable_spring, id);
+        j->lower_translation = get_number(r, any, "lower translation of joint", id);
+        j->upper_translation = get_number(r, any, "upper translation of joint", id);
+        j->max_motor_force = get_number(r, 0.0, "max motor force of joint", id);
+        j->hertz = get_number(r, 0.0, "hertz of joint", id);
+        j->damping_ratio = get_number(r, 0.0, "damping ratio of joint", id);
+        break;
+    }
+    case CAROM_JOINT_DISTANCE: {
+        carom_distance_joint* j = &joint->distance;
+        bool unused = false;
+        get_flags3(r, &j->enable_spring, &j->enable_limit, &unused, id);
+        if (!r->failed && unused) {
+            reader_fail(r, "flags of distance joint %d name a third setting", id);
+        }
+        j->length = get_number(r, 0.0, "length of joint", id);
+        j->min_length = get_number(r, 0.0, "min length of joint", id);
+        j->max_length = get_number(r, 0.0, "max length of joint", id);
+        j->hertz = get_number(r, 0.0, "hertz of joint", id);
+        j->damping_ratio = get_number(r, 0.0, "damping ratio of joint", id);
+        break;
+    }
+    case CAROM_JOINT_WELD: {
+        carom_weld_joint* j = &joint->weld;
+        j->linear_hertz = get_number(r, 0.0, "linear hertz of joint", id);
+        j->linear_damping_ratio = get_number(r, 0.0, "linear damping ratio of joint", id);
+        j->angular_hertz = get_number(r, 0.0, "angular hertz of joint", id);
+        j->angular_damping_ratio = get_number(r, 0.0, "angular damping ratio of joint", id);
+        break;
+    }
+    case CAROM_JOINT_WHEEL: {
+        carom_wheel_joint* j = &joint->wheel;
+        j->local_axis_a = get_unit_axis(r, id);
+        get_flags3(r, &j->enable_spring, &j->enable_limit, &j->enable_motor, id);
+        j->hertz = get_number(r, 0.0, "hertz of joint", id);
+        j->damping_ratio = get_number(r, 0.0, "damping ratio of joint", id);
+        j->lower_translation = get_number(r, any, "lower translation of joint", id);
+        j->upper_translation = get_number(r, any, "upper translation of joint", id);
+        j->max_motor_torque = get_number(r, 0.0, "max motor torque of joint", id);
+        break;
+    }
+    case CAROM_JOINT_MOTOR: {
+        carom_motor_joint* j = &joint->motor;
+        j->linear_offset = joint->local_anchor_a;
+        j->angular_offset = get_number(r, any, "angular offset of joint", id);
+        j->max_force = get_number(r, 0.0, "max force of joint", id);
+        j->max_torque = get_number(r, 0.0, "max torque of joint", id);
+        j->correction_factor = get_number(r, 0.0, "correction factor of joint", id);
+        break;
+    }
+    case CAROM_JOINT_MOUSE: {
+        carom_mouse_joint* j = &joint->mouse;
+        j->hertz = get_number(r, 0.0, "hertz of joint", id);
+        j->damping_ratio = get_number(r, 0.0, "damping ratio of joint", id);
+        j->max_force = get_number(r, 0.0, "max force of joint", id);
+        break;
+    }
+    }
+}
+
+/* A joint's bodies: live and different; body A is the world (-1) for a mouse joint and only
+ * for it; at least one is dynamic, as creation demands. */
+static void check_joint_bodies(reader* r, const scene_data* scene, const carom_joint* joint,
+                               int id) {
+    int a = joint->edges[0].body, b = joint->edges[1].body;
+    bool mouse = joint->type == CAROM_JOINT_MOUSE;
+    const carom_body* body_a = a >= 0 ? &scene->bodies[a] : NULL;
+    const carom_body* body_b = &scene->bodies[b];
+    bool live = (body_a == NULL || body_a->id >= 0) && body_b->id >= 0;
+    bool dynamic = (body_a != NULL && body_a->type == CAROM_BODY_DYNAMIC) ||
+                   body_b->type == CAROM_BODY_DYNAMIC;
+    if (!live || a == b || mouse != (a < 0) || !dynamic || (mouse && !joint->collide_connected)) {
+        reader_fail(r, "joint %d joins bodies %d and %d, which a joint of its kind cannot join",
+                    id, a, b);
+    }
+}
+
+static void read_joint(reader* r, const scene_data* scene, carom_joint* joint, int id) {
+    uint8_t type = get_u8(r);
+    if (!r->failed && type > CAROM_JOINT_MOUSE) {
+        reader_fail(r, "joint %d has type %u", id, type);
+        return;
+    }
+    joint->type = (carom_joint_type)type;
+    int body_slots = (int)arrlen(scene->bodies);
+    joint->edges[0].body = get_index(r, body_slots, true, "body A of a joint");
+    joint->edges[1].body = get_index(r, body_slots, false, "body B of a joint");
+    joint->collide_connected = get_flag(r, "collide_connected of joint", id);
+    joint->break_force = get_number(r, 0.0, "break force of joint", id);
+    joint->break_torque = get_number(r, 0.0, "break torque of joint", id);
+    if (joint->type != CAROM_JOINT_MOUSE) {
+        joint->local_anchor_a = get_vec2(r, "anchor A of joint", id);
+    }
+    joint->local_anchor_b = get_vec2(r, "anchor B of joint", id);
+    joint->reference_rotation.c = get_f64(r);
+    joint->reference_rotation.s = get_f64(r);
+    carom_rot q = joint->reference_rotation;
+    if (!r->failed && !(isfinite(q.c) && isfinite(q.s) &&
+                        fabs(q.c * q.c + q.s * q.s - 1.0) <= CAROM_ROTATION_TOLERANCE)) {
+        reader_fail(r, "reference rotation of joint %d is not a unit rotation", id);
+    }
+    read_joint_settings(r, joint, id);
+    if (!r->failed) {
+        check_joint_bodies(r, scene, joint, id);
+    }
+    if (!r->failed) {
+        /* a mouse joint's target, in the state, is checked there */
+        check_with(r, carom_check_joint_record(joint), "joint settings");
+    }
+}
+
+static void read_joints(reader* r, scene_data* scene, uint8_t** marks) {
+    read_pool(r, &scene->joint_pool, marks, 0, "joint slots");
+    int joint_slots = scene->joint_pool.next_id;
+    if (!r->failed && joint_slots > 0) {
+        arrsetlen(scene->joints, joint_slots);
+        memset(scene->joints, 0, sizeof(carom_joint) * (size_t)joint_slots);
+    }
+    for (int i = 0; i < joint_slots && !r->failed; ++i) {
+        carom_joint* joint = &scene->joints[i];
+        joint->generation = (uint32_t)get_uvar(r);
+        joint->id = (*marks)[i] ? -1 : i;
+        if (joint->id >= 0) {
+            read_joint(r, scene, joint, i);
+        }
+    }
+}
+
 /* Decode and validate a scene part; scratch `marks` is a byte array for the checks. */
-static void read_scene(reader* r, scene_data* scene, uint8_t** marks) {
-    read_world_def(r, &scene->def);
+static void read_scene(reader* r, scene_data* scene, uint8_t** marks, int version) {
+    read_world_def(r, &scene->def, version);
     read_pool(r, &scene->body_pool, marks, 0, "body slots");
     int body_slots = scene->body_pool.next_id;
     if (!r->failed && body_slots > 0) {
@@ -683,8 +862,12 @@ static void read_scene(reader* r, scene_data* scene, uint8_t** marks) {
     if (!r->failed) {
         check_vehicles(r, scene, marks);
     }
+    if (!r->failed && version >= 3) {
+        read_joints(r, scene, marks);
+    }
     if (!r->failed && r->at != r->size) {
-        reader_fail(r, "%zu bytes are left over after the last vehicle", r->size - r->at);
+        reader_fail(r, "%zu bytes are left over after the last %s", r->size - r->at,
+                    version >= 3 ? "joint" : "vehicle");
     }
 }
 
@@ -779,6 +962,7 @@ typedef struct vehicle_record {
 /* A decoded state, kept by the world between restores so that rollback allocates nothing once
  * warm. The contacts array and the pair map are swapped with the world's on commit. */
 typedef struct state_data {
+    int version; /* the format version decoded */
     carom_vec2 gravity;
     int substeps;
     int step_count;
@@ -798,6 +982,7 @@ typedef struct state_data {
     int* sleepers;       /* the sleeping bodies, in id order */
     uint8_t* posed;      /* by body id: whether the commit changed its pose */
     vehicle_record* vehicles; /* by vehicle id */
+    double* joint_values; /* by joint id, CAROM_JOINT_STATE_FIELDS each (format version 3) */
     uint8_t* marks;
     scene_slots slots; /* what the state is checked against */
 } state_data;
@@ -815,6 +1000,8 @@ typedef struct scene_view {
     int shape_slots;
     const carom_vehicle* vehicles;
     int vehicle_slots;
+    const carom_joint* joints;
+    int joint_slots;
 } scene_view;
 
 /* ---- Checks shared by the careful and the fast readers ------------------------------------ */
@@ -1392,7 +1579,24 @@ static void check_islands(reader* r, state_data* state) {
     }
 }
 
-static void read_state(reader* r, const scene_view* view, state_data* state) {
+/* A joint's state record (carom_snapshot_joint_state_fields gives its fields and their
+ * minimums), into `values`; a mouse joint's target is then checked as creation checks it. */
+static void read_joint_state(reader* r, const carom_joint* joint, double* values, int id) {
+    carom_joint copy = *joint;
+    double* fields[CAROM_JOINT_STATE_FIELDS];
+    double minimums[CAROM_JOINT_STATE_FIELDS];
+    int count = carom_snapshot_joint_state_fields(&copy, fields, minimums);
+    for (int i = 0; i < count; ++i) {
+        values[i] = get_number(r, minimums[i], "state of joint", id);
+        *fields[i] = values[i];
+    }
+    if (!r->failed && joint->type == CAROM_JOINT_MOUSE) {
+        check_with(r, carom_check_joint_record(&copy), "mouse joint target");
+    }
+}
+
+static void read_state(reader* r, const scene_view* view, state_data* state, int version) {
+    state->version = version;
     state->gravity = get_vec2(r, "gravity of world", 0);
     uint64_t substeps = get_uvar(r);
     if (!r->failed && (substeps < 1 || substeps > 64)) {
@@ -1429,8 +1633,18 @@ static void read_state(reader* r, const scene_view* view, state_data* state) {
             read_vehicle_state(r, &view->vehicles[v], &state->vehicles[v], v);
         }
     }
+    if (version >= 3) {
+        arrsetlen(state->joint_values, (size_t)view->joint_slots * CAROM_JOINT_STATE_FIELDS);
+    }
+    for (int j = 0; version >= 3 && j < view->joint_slots && !r->failed; ++j) {
+        if (view->joints[j].id >= 0) {
+            read_joint_state(r, &view->joints[j],
+                             state->joint_values + (size_t)j * CAROM_JOINT_STATE_FIELDS, j);
+        }
+    }
     if (!r->failed && r->at != r->size) {
-        reader_fail(r, "%zu bytes are left over after the last vehicle", r->size - r->at);
+        reader_fail(r, "%zu bytes are left over after the last %s", r->size - r->at,
+                    version >= 3 ? "joint" : "vehicle");
     }
 }
 
@@ -1442,6 +1656,23 @@ static void copy_pool(carom_id_pool* to, const carom_id_pool* from) {
     if (arrlen(from->free_ids) > 0) {
         memcpy(to->free_ids, from->free_ids, sizeof(int) * (size_t)arrlen(from->free_ids));
     }
+}
+
+/* The scene's joints replace the world's (none from a version 2 scene); user data survives for
+ * the same slot and generation; the bodies' joint lists are linked afresh. */
+static void commit_scene_joints(carom_world* world, scene_data* scene) {
+    for (int i = 0; i < (int)arrlen(scene->joints) && i < (int)arrlen(world->joints); ++i) {
+        const carom_joint* old = &world->joints[i];
+        if (old->id >= 0 && scene->joints[i].id >= 0 &&
+            old->generation == scene->joints[i].generation) {
+            scene->joints[i].user_data = old->user_data;
+        }
+    }
+    carom_joint* joints = world->joints;
+    world->joints = scene->joints;
+    scene->joints = joints;
+    copy_pool(&world->joint_pool, &scene->joint_pool);
+    carom_relink_joints(world);
 }
 
 /* Replace the world's bodies, shapes and vehicles with a decoded scene. User data survives for
@@ -1475,6 +1706,7 @@ static void commit_scene(carom_world* world, scene_data* scene) {
     carom_vehicle* vehicles = world->vehicles;
     world->vehicles = scene->vehicles;
     scene->vehicles = vehicles;
+    commit_scene_joints(world, scene);
     copy_pool(&world->body_pool, &scene->body_pool);
     copy_pool(&world->shape_pool, &scene->shape_pool);
     copy_pool(&world->vehicle_pool, &scene->vehicle_pool);
@@ -1640,6 +1872,24 @@ static void commit_vehicles(carom_world* world, const state_data* state) {
     }
 }
 
+/* Each live joint's state record; break events of the last step are not kept. */
+static void commit_joints(carom_world* world, const state_data* state) {
+    for (int j = 0; state->version >= 3 && j < (int)arrlen(world->joints); ++j) {
+        carom_joint* joint = &world->joints[j];
+        if (joint->id < 0) {
+            continue;
+        }
+        double* fields[CAROM_JOINT_STATE_FIELDS];
+        double minimums[CAROM_JOINT_STATE_FIELDS];
+        int count = carom_snapshot_joint_state_fields(joint, fields, minimums);
+        const double* values = state->joint_values + (size_t)j * CAROM_JOINT_STATE_FIELDS;
+        for (int i = 0; i < count; ++i) {
+            *fields[i] = values[i];
+        }
+    }
+    arrsetlen(world->joint_break_events, 0);
+}
+
 static void commit_state(carom_world* world, state_data* state, bool scene_kept) {
     world->awake_revision += 1;
     world->def.gravity = state->gravity;
@@ -1654,6 +1904,7 @@ static void commit_state(carom_world* world, state_data* state, bool scene_kept)
     commit_fat_boxes(world, state);
     commit_islands(world, state);
     commit_vehicles(world, state);
+    commit_joints(world, state);
     arrsetlen(world->begin_events, 0);
     arrsetlen(world->end_events, 0);
     arrsetlen(world->hit_events, 0);
@@ -1689,6 +1940,7 @@ void carom_snapshot_destroy(carom_world* world) {
     arrfree(state->slots.bodies);
     arrfree(state->slots.shapes);
     arrfree(state->vehicles);
+    arrfree(state->joint_values);
     arrfree(state->marks);
     carom_free(world->snapshot);
     world->snapshot = NULL;
@@ -1745,8 +1997,8 @@ static void make_slots(scene_slots* slots, const carom_body* bodies, const carom
 /* What a state is checked against: a decoded scene, or the world's (its slots made again only
  * when its scene changed). */
 static scene_view view_of(state_data* state, const carom_body* bodies, const carom_shape* shapes,
-                          const carom_vehicle* vehicles, const carom_id_pool* body_pool,
-                          uint64_t revision) {
+                          const carom_vehicle* vehicles, const carom_joint* joints,
+                          const carom_id_pool* body_pool, uint64_t revision) {
     scene_slots* slots = &state->slots;
     if (revision == 0 || revision != slots->revision) {
         make_slots(slots, bodies, shapes, body_pool);
@@ -1754,7 +2006,7 @@ static scene_view view_of(state_data* state, const carom_body* bodies, const car
     }
     scene_view view = {slots->bodies,      (int)arrlen(slots->bodies), slots->live_bodies,
                        slots->shapes,      (int)arrlen(slots->shapes), vehicles,
-                       (int)arrlen(vehicles)};
+                       (int)arrlen(vehicles), joints, (int)arrlen(joints)};
     return view;
 }
 
@@ -1777,7 +2029,7 @@ static carom_status load_scene(carom_world* world, const part_set* p, scene_data
         return CAROM_OK;
     }
     reader r = {p->scene.payload, p->scene.payload_size, COUNTS_SIZE, false, ""};
-    read_scene(&r, scene, &world_state_scratch(world)->marks);
+    read_scene(&r, scene, &world_state_scratch(world)->marks, p->scene.version);
     check_counts(&r, &p->scene, live_count(scene->body_pool), live_count(scene->shape_pool), 0);
     if (r.failed) {
         return reader_status(&r, "scene");
@@ -1794,12 +2046,13 @@ static carom_status restore(carom_world* world, const part_set* p) {
     carom_status status = load_scene(world, p, &scene, &decoded);
     if (status == CAROM_OK) {
         state_data* state = world_state_scratch(world);
-        scene_view view = decoded ? view_of(state, scene.bodies, scene.shapes, scene.vehicles,
-                                            &scene.body_pool, 0)
-                                  : view_of(state, world->bodies, world->shapes, world->vehicles,
-                                            &world->body_pool, world->scene_revision);
+        scene_view view =
+            decoded ? view_of(state, scene.bodies, scene.shapes, scene.vehicles, scene.joints,
+                              &scene.body_pool, 0)
+                    : view_of(state, world->bodies, world->shapes, world->vehicles, world->joints,
+                              &world->body_pool, world->scene_revision);
         reader r = {p->state.payload, p->state.payload_size, COUNTS_SIZE, false, ""};
-        read_state(&r, &view, state);
+        read_state(&r, &view, state, p->state.version);
         check_counts(&r, &p->state, view.live_bodies, live_count(state->contact_pool),
                      (uint32_t)state->step_count);
         if (r.failed) {
@@ -1821,13 +2074,6 @@ carom_status carom_world_restore(carom_world_id id, const void* data, size_t siz
         return CAROM_ERROR_INVALID_ID;
     }
     carom_status status = carom_check_unlocked(world, "restore a snapshot");
-    if (status == CAROM_OK && carom_id_pool_count(&world->joint_pool) > 0) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "the world has %d joint(s), which snapshots cannot hold yet: a "
-                            "restore would leave them joined to bodies it replaces; destroy "
-                            "them first",
-                            carom_id_pool_count(&world->joint_pool));
-    }
     part_set p;
     if (status == CAROM_OK) {
         status = split_parts(data, size, &p);
@@ -1855,7 +2101,7 @@ carom_world_id carom_create_world_from_snapshot(const void* data, size_t size) {
     scene_data scene;
     memset(&scene, 0, sizeof(scene));
     reader r = {p.scene.payload, p.scene.payload_size, COUNTS_SIZE, false, ""};
-    read_world_def(&r, &scene.def);
+    read_world_def(&r, &scene.def, p.scene.version);
     if (r.failed) {
         reader_status(&r, "scene");
         return carom_null_world_id;
@@ -1885,7 +2131,7 @@ carom_status carom_snapshot_get_info(const void* data, size_t size, carom_snapsh
         return status;
     }
     memset(info, 0, sizeof(*info));
-    info->version = CAROM_SNAPSHOT_VERSION;
+    info->version = p.has_scene ? p.scene.version : p.state.version;
     if (p.has_scene) {
         info->scene_size = HEADER_SIZE + p.scene.payload_size;
         info->scene_checksum = p.scene.checksum;

@@ -16,6 +16,7 @@ typedef struct writer {
     size_t capacity;
     size_t size;
     int bad_body; /* a body whose pose cannot be written (non-finite: a world that blew up), or -1 */
+    int version;  /* the format version written (carom_snapshot_version) */
 } writer;
 
 static void put_u8(writer* w, uint8_t value) {
@@ -125,15 +126,15 @@ static void end_part(writer* w, size_t start, bool is_scene, uint64_t scene_chec
     if (w->size > w->capacity) {
         return;
     }
-    writer counts = {w->data + start + HEADER_SIZE, COUNTS_SIZE, 0, -1};
+    writer counts = {w->data + start + HEADER_SIZE, COUNTS_SIZE, 0, -1, w->version};
     put_le(&counts, body_count, 4);
     put_le(&counts, second_count, 4);
     put_le(&counts, step_count, 4);
     uint64_t checksum = carom_snapshot_checksum(w->data + start + HEADER_SIZE, payload_size);
-    writer header = {w->data + start, HEADER_SIZE, 0, -1};
+    writer header = {w->data + start, HEADER_SIZE, 0, -1, w->version};
     memcpy(header.data, is_scene ? SCENE_MAGIC : STATE_MAGIC, 4);
     header.size = 4;
-    put_le(&header, CAROM_SNAPSHOT_VERSION, 2);
+    put_le(&header, (uint64_t)w->version, 2);
     put_le(&header, 0, 2);
     put_le(&header, payload_size, 8);
     put_le(&header, checksum, 8);
@@ -167,6 +168,10 @@ static void write_world_def(writer* w, const carom_world_def* def) {
     put_f64(w, def->time_to_sleep);
     put_f64(w, def->speculative_distance);
     put_f64(w, def->contact_recycle_distance);
+    if (w->version >= 3) {
+        put_f64(w, def->joint_hertz);
+        put_f64(w, def->joint_damping_ratio);
+    }
 }
 
 static void write_geometry(writer* w, const carom_shape* shape) {
@@ -241,6 +246,220 @@ static void write_vehicle_def(writer* w, const carom_vehicle_def* def) {
     put_filter(w, def->surface_filter);
 }
 
+/* ---- Joints (format version 3) ------------------------------------------------------------ *
+ * The scene holds what only creation sets: kind, bodies, flags, thresholds, frames and the
+ * kind's settings. What the API changes between steps (a motor's speed, a mouse joint's target)
+ * and what a step changes (accumulated impulses, the reaction) are state, so that rollback
+ * across them needs the state part alone. */
+
+static void put_bits(writer* w, bool a, bool b, bool c) {
+    put_u8(w, (uint8_t)((a ? 1 : 0) | (b ? 2 : 0) | (c ? 4 : 0)));
+}
+
+static void write_joint_settings(writer* w, const carom_joint* joint) {
+    switch (joint->type) {
+    case CAROM_JOINT_REVOLUTE: {
+        const carom_revolute_joint* r = &joint->revolute;
+        put_bits(w, r->enable_limit, r->enable_motor, r->enable_spring);
+        const double numbers[] = {r->lower_angle, r->upper_angle, r->max_motor_torque, r->hertz,
+                                  r->damping_ratio};
+        for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
+            put_f64(w, numbers[i]);
+        }
+        break;
+    }
+    case CAROM_JOINT_PRISMATIC: {
+        const carom_prismatic_joint* p = &joint->prismatic;
+        put_vec2(w, p->local_axis_a);
+        put_bits(w, p->enable_limit, p->enable_motor, p->enable_spring);
+        const double numbers[] = {p->lower_translation, p->upper_translation, p->max_motor_force,
+                                  p->hertz, p->damping_ratio};
+        for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
+            put_f64(w, numbers[i]);
+        }
+        break;
+    }
+    case CAROM_JOINT_DISTANCE: {
+        const carom_distance_joint* d = &joint->distance;
+        put_bits(w, d->enable_spring, d->enable_limit, false);
+        const double numbers[] = {d->length, d->min_length, d->max_length, d->hertz,
+                                  d->damping_ratio};
+        for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
+            put_f64(w, numbers[i]);
+        }
+        break;
+    }
+    case CAROM_JOINT_WELD: {
+        const carom_weld_joint* weld = &joint->weld;
+        put_f64(w, weld->linear_hertz);
+        put_f64(w, weld->linear_damping_ratio);
+        put_f64(w, weld->angular_hertz);
+        put_f64(w, weld->angular_damping_ratio);
+        break;
+    }
+    case CAROM_JOINT_WHEEL: {
+        const carom_wheel_joint* wheel = &joint->wheel;
+        put_vec2(w, wheel->local_axis_a);
+        put_bits(w, wheel->enable_spring, wheel->enable_limit, wheel->enable_motor);
+        const double numbers[] = {wheel->hertz, wheel->damping_ratio, wheel->lower_translation,
+                                  wheel->upper_translation, wheel->max_motor_torque};
+        for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
+            put_f64(w, numbers[i]);
+        }
+        break;
+    }
+    case CAROM_JOINT_MOTOR: {
+        const carom_motor_joint* m = &joint->motor;
+        put_f64(w, m->angular_offset);
+        put_f64(w, m->max_force);
+        put_f64(w, m->max_torque);
+        put_f64(w, m->correction_factor);
+        break;
+    }
+    case CAROM_JOINT_MOUSE: {
+        const carom_mouse_joint* m = &joint->mouse;
+        put_f64(w, m->hertz);
+        put_f64(w, m->damping_ratio);
+        put_f64(w, m->max_force);
+        break;
+    }
+    }
+}
+
+static void write_joint(writer* w, const carom_joint* joint) {
+    put_u8(w, (uint8_t)joint->type);
+    put_uvar(w, (uint64_t)(joint->edges[0].body + 1));
+    put_uvar(w, (uint64_t)joint->edges[1].body);
+    put_u8(w, joint->collide_connected);
+    put_f64(w, joint->break_force);
+    put_f64(w, joint->break_torque);
+    if (joint->type != CAROM_JOINT_MOUSE) {
+        put_vec2(w, joint->local_anchor_a); /* a mouse joint's is its target: state */
+    }
+    put_vec2(w, joint->local_anchor_b);
+    put_f64(w, joint->reference_rotation.c);
+    put_f64(w, joint->reference_rotation.s);
+    write_joint_settings(w, joint);
+}
+
+static void write_joints(writer* w, const carom_world* world) {
+    write_pool(w, &world->joint_pool);
+    for (int i = 0; i < (int)arrlen(world->joints); ++i) {
+        put_uvar(w, world->joints[i].generation);
+        if (world->joints[i].id >= 0) {
+            write_joint(w, &world->joints[i]);
+        }
+    }
+}
+
+int carom_snapshot_joint_state_fields(carom_joint* joint, double** fields, double* minimums) {
+    double* values[CAROM_JOINT_STATE_FIELDS];
+    int count = 0;
+    switch (joint->type) {
+    case CAROM_JOINT_REVOLUTE: {
+        carom_revolute_joint* r = &joint->revolute;
+        double* list[] = {&r->motor_speed,    &r->linear_impulse.x, &r->linear_impulse.y,
+                          &r->spring_impulse, &r->motor_impulse,    &r->lower_impulse,
+                          &r->upper_impulse};
+        count = (int)(sizeof(list) / sizeof(list[0]));
+        memcpy(values, list, sizeof(list));
+        break;
+    }
+    case CAROM_JOINT_PRISMATIC: {
+        carom_prismatic_joint* p = &joint->prismatic;
+        double* list[] = {&p->motor_speed,    &p->perpendicular_impulse, &p->angular_impulse,
+                          &p->spring_impulse, &p->motor_impulse,         &p->lower_impulse,
+                          &p->upper_impulse};
+        count = (int)(sizeof(list) / sizeof(list[0]));
+        memcpy(values, list, sizeof(list));
+        break;
+    }
+    case CAROM_JOINT_DISTANCE: {
+        carom_distance_joint* d = &joint->distance;
+        double* list[] = {&d->impulse, &d->spring_impulse, &d->lower_impulse, &d->upper_impulse};
+        count = (int)(sizeof(list) / sizeof(list[0]));
+        memcpy(values, list, sizeof(list));
+        break;
+    }
+    case CAROM_JOINT_WELD: {
+        carom_weld_joint* weld = &joint->weld;
+        double* list[] = {&weld->linear_impulse.x, &weld->linear_impulse.y,
+                          &weld->angular_impulse};
+        count = (int)(sizeof(list) / sizeof(list[0]));
+        memcpy(values, list, sizeof(list));
+        break;
+    }
+    case CAROM_JOINT_WHEEL: {
+        carom_wheel_joint* wheel = &joint->wheel;
+        double* list[] = {&wheel->motor_speed,   &wheel->perpendicular_impulse,
+                          &wheel->spring_impulse, &wheel->lower_impulse,
+                          &wheel->upper_impulse,  &wheel->motor_impulse};
+        count = (int)(sizeof(list) / sizeof(list[0]));
+        memcpy(values, list, sizeof(list));
+        break;
+    }
+    case CAROM_JOINT_MOTOR: {
+        carom_motor_joint* m = &joint->motor;
+        double* list[] = {&m->linear_impulse.x, &m->linear_impulse.y, &m->angular_impulse};
+        count = (int)(sizeof(list) / sizeof(list[0]));
+        memcpy(values, list, sizeof(list));
+        break;
+    }
+    case CAROM_JOINT_MOUSE: {
+        carom_mouse_joint* m = &joint->mouse;
+        double* list[] = {&joint->local_anchor_a.x, &joint->local_anchor_a.y,
+                          &m->linear_impulse.x, &m->linear_impulse.y};
+        count = (int)(sizeof(list) / sizeof(list[0]));
+        memcpy(values, list, sizeof(list));
+        break;
+    }
+    }
+    double* common[] = {&joint->reaction_force.x, &joint->reaction_force.y,
+                        &joint->reaction_torque};
+    CAROM_ASSERT(count + 3 <= CAROM_JOINT_STATE_FIELDS);
+    for (int i = 0; i < 3; ++i) {
+        values[count++] = common[i];
+    }
+    for (int i = 0; i < count; ++i) {
+        fields[i] = values[i];
+        /* accumulated limit impulses only push: never below 0 */
+        bool limit = (joint->type == CAROM_JOINT_REVOLUTE &&
+                      (values[i] == &joint->revolute.lower_impulse ||
+                       values[i] == &joint->revolute.upper_impulse)) ||
+                     (joint->type == CAROM_JOINT_PRISMATIC &&
+                      (values[i] == &joint->prismatic.lower_impulse ||
+                       values[i] == &joint->prismatic.upper_impulse)) ||
+                     (joint->type == CAROM_JOINT_DISTANCE &&
+                      (values[i] == &joint->distance.lower_impulse ||
+                       values[i] == &joint->distance.upper_impulse)) ||
+                     (joint->type == CAROM_JOINT_WHEEL &&
+                      (values[i] == &joint->wheel.lower_impulse ||
+                       values[i] == &joint->wheel.upper_impulse));
+        minimums[i] = limit ? 0.0 : -CAROM_MAX_MAGNITUDE;
+    }
+    return count;
+}
+
+static void write_joint_state(writer* w, const carom_joint* joint) {
+    carom_joint copy = *joint; /* the field list names fields to change; this only reads them */
+    double* fields[CAROM_JOINT_STATE_FIELDS];
+    double minimums[CAROM_JOINT_STATE_FIELDS];
+    int count = carom_snapshot_joint_state_fields(&copy, fields, minimums);
+    for (int i = 0; i < count; ++i) {
+        put_f64(w, *fields[i]);
+    }
+}
+
+static bool same_bits(double a, double b) { return memcmp(&a, &b, sizeof(a)) == 0; }
+
+int carom_snapshot_world_version(const carom_world* world) {
+    carom_world_def defaults = carom_default_world_def();
+    bool joint_settings_default = same_bits(world->def.joint_hertz, defaults.joint_hertz) &&
+                                  same_bits(world->def.joint_damping_ratio,
+                                            defaults.joint_damping_ratio);
+    return world->joint_pool.next_id == 0 && joint_settings_default ? 2 : CAROM_SNAPSHOT_VERSION;
+}
+
 static void write_scene_payload(writer* w, const carom_world* world) {
     write_world_def(w, &world->def);
     write_pool(w, &world->body_pool);
@@ -272,6 +491,9 @@ static void write_scene_payload(writer* w, const carom_world* world) {
             write_vehicle_def(w, &vehicle->def);
         }
     }
+    if (w->version >= 3) {
+        write_joints(w, world);
+    }
 }
 
 static void write_scene_part(writer* w, const carom_world* world, uint64_t* checksum_out) {
@@ -283,10 +505,11 @@ static void write_scene_part(writer* w, const carom_world* world, uint64_t* chec
 
 uint64_t carom_snapshot_scene_checksum(carom_world* world) {
     if (world->scene_checksum_revision != world->scene_revision) {
-        writer measure = {NULL, 0, 0, -1};
+        int version = carom_snapshot_world_version(world);
+        writer measure = {NULL, 0, 0, -1, version};
         write_scene_part(&measure, world, NULL);
         arrsetlen(world->snapshot_scratch, measure.size);
-        writer w = {world->snapshot_scratch, measure.size, 0, -1};
+        writer w = {world->snapshot_scratch, measure.size, 0, -1, version};
         write_scene_part(&w, world, &world->scene_checksum);
         world->scene_checksum_revision = world->scene_revision;
     }
@@ -435,6 +658,11 @@ static void write_state_part(writer* w, carom_world* world, uint64_t scene) {
             write_vehicle_state(w, &world->vehicles[i]);
         }
     }
+    for (int i = 0; w->version >= 3 && i < (int)arrlen(world->joints); ++i) {
+        if (world->joints[i].id >= 0) {
+            write_joint_state(w, &world->joints[i]);
+        }
+    }
     end_part(w, start, false, scene, (uint32_t)carom_id_pool_count(&world->body_pool),
              (uint32_t)carom_id_pool_count(&world->contact_pool), (uint32_t)world->step_count,
              NULL);
@@ -459,13 +687,7 @@ carom_status carom_world_save(carom_world_id id, carom_snapshot_parts parts, voi
                           "snapshot parts is %d: use CAROM_SNAPSHOT_STATE, _SCENE or _FULL",
                           (int)parts);
     }
-    if (carom_id_pool_count(&world->joint_pool) > 0) {
-        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                          "the world has %d joint(s), which snapshots cannot hold yet: destroy "
-                          "them before saving",
-                          carom_id_pool_count(&world->joint_pool));
-    }
-    writer w = {buffer, buffer != NULL ? capacity : 0, 0, -1};
+    writer w = {buffer, buffer != NULL ? capacity : 0, 0, -1, carom_snapshot_world_version(world)};
     if (parts & CAROM_SNAPSHOT_SCENE) {
         uint64_t checksum = 0;
         write_scene_part(&w, world, buffer != NULL ? &checksum : NULL);

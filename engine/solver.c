@@ -40,6 +40,13 @@ carom_softness carom_make_softness(double hertz, double damping_ratio, double h)
     }
     double omega = 2.0 * CAROM_PI * hertz;
     double a1 = 2.0 * damping_ratio + h * omega;
+    if (a1 == 0.0) {
+        /* undamped and so weak that h omega underflows (a hertz of 1e-320): the limit of these
+         * formulas as hertz goes to 0 is a spring that pushes with nothing */
+        soft.mass_scale = 0.0;
+        soft.impulse_scale = 1.0;
+        return soft;
+    }
     double a2 = h * omega * a1;
     double a3 = 1.0 / (1.0 + a2);
     soft.bias_rate = omega / a1;

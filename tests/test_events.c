@@ -151,7 +151,7 @@ Test(events, debug_draw_visits_every_shape_and_contact) {
     test_step(world, 1.0 / 60.0, 10);
     draw_counts counts = {0, 0, 0, 0};
     carom_debug_draw draw = {count_polygon, count_circle, count_segment, count_point, 1, 1, 0,
-                             &counts};
+                             &counts, 0};
     cr_assert_eq(carom_world_draw(world, &draw), CAROM_OK);
     cr_assert_eq(counts.polygons, 2, "ground and box");
     cr_assert_eq(counts.circles, 1);

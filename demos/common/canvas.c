@@ -344,6 +344,7 @@ carom_debug_draw canvas_debug_draw(canvas_draw_context* context) {
     draw.draw_segment = draw_segment;
     draw.draw_point = draw_point;
     draw.draw_shapes = 1;
+    draw.draw_joints = 1;
     draw.context = context;
     return draw;
 }

@@ -217,6 +217,9 @@ typedef struct carom_debug_draw {
     int draw_contacts; /* contact points and normals (0.2 m long) */
     int draw_aabbs;    /* shapes' tight bounding boxes */
     void* context;
+    int draw_joints;   /* joints: anchors, the arms from the bodies' centers of mass to them, a
+                          distance joint's rod, a slider's axis, a mouse joint's pull (last, so
+                          that initializers written before it still compile) */
 } carom_debug_draw;
 
 #define CAROM_COLOR_STATIC 0x808080u
@@ -226,8 +229,11 @@ typedef struct carom_debug_draw {
 #define CAROM_COLOR_SENSOR 0x33cc4du
 #define CAROM_COLOR_CONTACT 0xff3333u
 #define CAROM_COLOR_AABB 0xcc66ccu
+#define CAROM_COLOR_JOINT 0x4dcccc
+#define CAROM_COLOR_JOINT_AXIS 0x808033u
 
-/* Draw the world through the callbacks, shapes in shape-id order. */
+/* Draw the world through the callbacks: shapes in shape-id order, then joints in joint-id order,
+ * then contacts. */
 CAROM_API carom_status carom_world_draw(carom_world_id world, const carom_debug_draw* draw);
 
 /* ---- Bodies ----------------------------------------------------------------------------- */

@@ -2,13 +2,15 @@
  *
  * A snapshot has two parts:
  * - the scene: the settings a world was created with, its bodies' types, damping and shapes, the
- *   shapes' geometry, materials and filters, vehicles and their definitions, and the id slots
- *   (so ids held by the application stay valid). It changes only when bodies, shapes or vehicles
- *   are created or destroyed or a shape's material is set.
+ *   shapes' geometry, materials and filters, vehicles and their definitions, joints and their
+ *   settings, and the id slots (so ids held by the application stay valid). It changes only
+ *   when bodies, shapes, vehicles or joints are created or destroyed or a shape's material is
+ *   set.
  * - the state: everything a step changes. Every body's pose, velocity, rest timer and sleep
  *   state, pending forces, the broad phase's fattened boxes, every contact with its manifold,
- *   accumulated impulses and feature ids, sleeping islands, vehicle inputs, gravity, substeps
- *   and the step count. Without the contacts' impulses and ids a restored world would diverge.
+ *   accumulated impulses and feature ids, sleeping islands, vehicle inputs, joints' motor
+ *   speeds, mouse targets, accumulated impulses and reactions, gravity, substeps and the step
+ *   count. Without the contacts' and joints' impulses a restored world would diverge.
  *
  * Stepping a restored world gives exactly the bits the original gave from the same point, in
  * any build on any architecture carom supports: the encoding is explicit (little-endian, fixed
@@ -20,9 +22,9 @@
  * the same world; when bodies were created or destroyed since, give the scene part with it and
  * the world is rebuilt to match. Save games: keep both parts and create a new world from them.
  *
- * What a snapshot does not hold: user data pointers (a restore keeps the pointer of a body or
- * shape whose id is unchanged and sets the others to NULL), and the events of the last step (a
- * restored world reports none until it steps).
+ * What a snapshot does not hold: user data pointers (a restore keeps the pointer of a body,
+ * shape, vehicle or joint whose id is unchanged and sets the others to NULL), and the events of
+ * the last step (a restored world reports none until it steps).
  *
  * Loading never trusts the bytes: a truncated, corrupt, hostile or wrong-version buffer is
  * refused with a status and a message, the world is left exactly as it was, and no allocation is
@@ -40,8 +42,10 @@
 extern "C" {
 #endif
 
-/* The format version this build writes; it reads exactly this version. */
-#define CAROM_SNAPSHOT_VERSION 2
+/* The newest format version this build writes (3: joints); it reads versions 2 and 3. A world
+ * that version 2 holds entirely (no joint was ever created in it, the joint settings are the
+ * defaults) is written in version 2, with the bytes and checksums earlier builds wrote. */
+#define CAROM_SNAPSHOT_VERSION 3
 
 /* Which parts carom_world_save writes. */
 typedef enum carom_snapshot_parts {

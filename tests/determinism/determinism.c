@@ -527,6 +527,173 @@ static int script_mixed(run* r, int step) {
     return 0;
 }
 
+/* ---- Joints: every kind, a chain, a cart on wheel joints, motors, a snapping link ---------- */
+
+#define JOINTS_SPEED_STEP 200
+#define JOINTS_TARGET_STEP 300
+#define JOINTS_DESTROY_STEP 450
+
+typedef struct joints_scene {
+    carom_joint_id cart_motor, mouse, destroyed;
+} joints_scene;
+static joints_scene joints_actors;
+
+static int joined(carom_joint_id joint) { return CAROM_IS_NULL(joint) ? -1 : 0; }
+
+/* A chain of `links` boxes hinged from the static body `hook` at `top`, hanging to the right and
+ * falling; the last link's hinge breaks above `break_force` (N, 0: never). */
+static int add_hanging_chain(run* r, carom_body_id hook, carom_vec2 top, int links,
+                             double break_force) {
+    material link_material = {2.0, 0.4, 0.0};
+    carom_body_id previous = hook;
+    for (int i = 0; i < links; ++i) {
+        carom_body_id link = moving_body(r, CAROM_BODY_DYNAMIC,
+                                         carom_v2(top.x + 0.25 + 0.5 * i, top.y), 0.0,
+                                         carom_v2(0.0, 0.0), 0.0, 0);
+        if (CAROM_IS_NULL(link) ||
+            add_box(link, link_material, 0.25, 0.06, carom_v2(0.0, 0.0), 0.0) < 0) {
+            return -1;
+        }
+        carom_revolute_joint_def def = carom_default_revolute_joint_def();
+        def.anchor = carom_v2(top.x + 0.5 * i, top.y);
+        def.break_force = i == links - 1 ? break_force : 0.0;
+        if (joined(carom_create_revolute_joint(previous, link, &def)) < 0) {
+            return -1;
+        }
+        previous = link;
+    }
+    return 0;
+}
+
+static int add_cart(run* r, carom_vec2 at) {
+    material body_material = {1.0, 0.6, 0.0};
+    carom_body_id chassis =
+        moving_body(r, CAROM_BODY_DYNAMIC, at, 0.0, carom_v2(0.0, 0.0), 0.0, 0);
+    if (CAROM_IS_NULL(chassis) ||
+        add_box(chassis, body_material, 1.2, 0.25, carom_v2(0.0, 0.0), 0.0) < 0) {
+        return -1;
+    }
+    for (int side = -1; side <= 1; side += 2) {
+        carom_vec2 axle = carom_v2(at.x + 0.8 * side, at.y - 0.5);
+        carom_body_id wheel =
+            moving_body(r, CAROM_BODY_DYNAMIC, axle, 0.0, carom_v2(0.0, 0.0), 0.0, 0);
+        if (CAROM_IS_NULL(wheel) || add_circle(wheel, body_material, carom_v2(0.0, 0.0), 0.35) < 0) {
+            return -1;
+        }
+        carom_wheel_joint_def def = carom_default_wheel_joint_def();
+        def.anchor = axle;
+        def.hertz = 4.0;
+        def.enable_limit = 1;
+        def.lower_translation = -0.2;
+        def.upper_translation = 0.2;
+        def.enable_motor = side < 0;
+        def.motor_speed = -8.0;
+        def.max_motor_torque = 40.0;
+        carom_joint_id joint = carom_create_wheel_joint(chassis, wheel, &def);
+        if (joined(joint) < 0) {
+            return -1;
+        }
+        if (side < 0) {
+            joints_actors.cart_motor = joint;
+        }
+    }
+    return 0;
+}
+
+static int add_gadgets(run* r, carom_body_id ground) {
+    material m = {1.0, 0.5, 0.1};
+    /* a slider on a spring with limits, a plate welded on it softly */
+    carom_body_id slider =
+        moving_body(r, CAROM_BODY_DYNAMIC, carom_v2(-8.0, 3.0), 0.0, carom_v2(0.0, 0.0), 0.0, 0);
+    carom_body_id plate =
+        moving_body(r, CAROM_BODY_DYNAMIC, carom_v2(-8.0, 3.6), 0.0, carom_v2(0.0, 0.0), 0.0, 0);
+    if (CAROM_IS_NULL(slider) || CAROM_IS_NULL(plate) ||
+        add_box(slider, m, 0.3, 0.3, carom_v2(0.0, 0.0), 0.0) < 0 ||
+        add_box(plate, m, 0.8, 0.05, carom_v2(0.0, 0.0), 0.0) < 0) {
+        return -1;
+    }
+    carom_prismatic_joint_def prismatic = carom_default_prismatic_joint_def();
+    prismatic.anchor = carom_v2(-8.0, 3.0);
+    prismatic.axis = carom_v2(0.2, 1.0);
+    prismatic.enable_spring = 1;
+    prismatic.hertz = 1.5;
+    prismatic.damping_ratio = 0.2;
+    prismatic.enable_limit = 1;
+    prismatic.lower_translation = -2.0;
+    prismatic.upper_translation = 1.0;
+    carom_weld_joint_def weld = carom_default_weld_joint_def();
+    weld.anchor = carom_v2(-8.0, 3.3);
+    weld.angular_hertz = 5.0;
+    weld.angular_damping_ratio = 0.4;
+    if (joined(carom_create_prismatic_joint(ground, slider, &prismatic)) < 0 ||
+        joined(carom_create_weld_joint(slider, plate, &weld)) < 0) {
+        return -1;
+    }
+    /* a ball on a spring, dragged by a mouse joint; a box driven to a pose by a motor joint */
+    carom_body_id ball =
+        moving_body(r, CAROM_BODY_DYNAMIC, carom_v2(6.0, 4.0), 0.0, carom_v2(0.0, 0.0), 0.0, 0);
+    carom_body_id box =
+        moving_body(r, CAROM_BODY_DYNAMIC, carom_v2(9.0, 0.5), 0.0, carom_v2(0.0, 0.0), 0.0, 0);
+    if (CAROM_IS_NULL(ball) || CAROM_IS_NULL(box) ||
+        add_circle(ball, m, carom_v2(0.0, 0.0), 0.3) < 0 ||
+        add_box(box, m, 0.4, 0.4, carom_v2(0.0, 0.0), 0.0) < 0) {
+        return -1;
+    }
+    carom_distance_joint_def spring = carom_default_distance_joint_def();
+    spring.anchor_a = carom_v2(6.0, 7.0);
+    spring.anchor_b = carom_v2(6.0, 4.0);
+    spring.enable_spring = 1;
+    spring.hertz = 2.0;
+    spring.damping_ratio = 0.1;
+    spring.enable_limit = 1;
+    spring.max_length = 4.0;
+    carom_mouse_joint_def mouse = carom_default_mouse_joint_def();
+    mouse.target = carom_v2(6.1, 4.1);
+    mouse.max_force = 40.0;
+    carom_motor_joint_def motor = carom_default_motor_joint_def();
+    motor.linear_offset = carom_v2(9.0, 3.0);
+    motor.angular_offset = 0.7;
+    motor.max_force = 80.0;
+    motor.max_torque = 10.0;
+    joints_actors.mouse = carom_create_mouse_joint(ball, &mouse);
+    joints_actors.destroyed = carom_create_motor_joint(ground, box, &motor);
+    return joined(carom_create_distance_joint(ground, ball, &spring)) < 0 ||
+                   joined(joints_actors.mouse) < 0 || joined(joints_actors.destroyed) < 0
+               ? -1
+               : 0;
+}
+
+static int build_joints(run* r) {
+    r->world = make_world(carom_v2(0.0, -10.0), 4);
+    if (CAROM_IS_NULL(r->world)) {
+        return -1;
+    }
+    material ground_material = {1.0, 0.8, 0.0};
+    carom_body_id ground = static_body(r);
+    if (add_box(ground, ground_material, 30.0, 1.0, carom_v2(0.0, -1.0), 0.0) < 0) {
+        return -1;
+    }
+    /* two chains from a beam: the second's last link breaks when the cart's boxes hit it */
+    return add_hanging_chain(r, ground, carom_v2(-4.0, 9.0), 12, 0.0) < 0 ||
+                   add_hanging_chain(r, ground, carom_v2(2.0, 9.0), 8, 60.0) < 0 ||
+                   add_cart(r, carom_v2(-14.0, 1.0)) < 0 || add_gadgets(r, ground) < 0
+               ? -1
+               : 0;
+}
+
+static int script_joints(run* r, int step) {
+    (void)r;
+    carom_status status = CAROM_OK;
+    if (step == JOINTS_SPEED_STEP) {
+        status = carom_joint_set_motor_speed(joints_actors.cart_motor, 6.0);
+    } else if (step == JOINTS_TARGET_STEP) {
+        status = carom_mouse_joint_set_target(joints_actors.mouse, carom_v2(3.0, 6.0));
+    } else if (step == JOINTS_DESTROY_STEP) {
+        status = carom_destroy_joint(joints_actors.destroyed);
+    }
+    return status == CAROM_OK ? 0 : -1;
+}
+
 /* ---- The list ----------------------------------------------------------------------------- */
 
 typedef struct scene {
@@ -540,6 +707,7 @@ static const scene scenes[] = {
     {"arena_1000", build_arena, NULL},         {"stack_10", build_stack, NULL},
     {"billiards", build_billiards, NULL},      {"crash", build_crash, script_crash},
     {"sleep_wake", build_sleep, script_sleep}, {"mixed", build_mixed, script_mixed},
+    {"joints", build_joints, script_joints},
 };
 #define SCENE_COUNT ((int)(sizeof scenes / sizeof scenes[0]))
 

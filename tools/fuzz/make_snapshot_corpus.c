@@ -44,6 +44,8 @@ static const save_point points[] = {
     {SNAPSHOT_WORLD_SMALL, 0, FULL},
     {SNAPSHOT_WORLD_SMALL, 30, STATE},
     {SNAPSHOT_WORLD_SMALL, 120, FULL | STATE},
+    {SNAPSHOT_WORLD_JOINTS, 0, FULL | SCENE},
+    {SNAPSHOT_WORLD_JOINTS, 60, FULL | STATE},
 };
 
 static int save(carom_world_id world, carom_snapshot_parts parts, const char* dir,

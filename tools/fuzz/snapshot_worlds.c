@@ -224,9 +224,86 @@ static void build_small(builder* b, snapshot_world* w) {
     (void)w;
 }
 
+static void joined(builder* b, carom_joint_id id) { b->failed |= CAROM_IS_NULL(id); }
+
+/* Every kind of joint, with limits, motors and springs on; a joint destroyed so that its slot
+ * is free with a bumped generation. */
+static void build_joints(builder* b, snapshot_world* w) {
+    carom_body_id g = ground(b, 8.0);
+    carom_shape_def def = carom_default_shape_def();
+    carom_body_id arm = body(b, CAROM_BODY_DYNAMIC, 1.0, 4.0, 0.0);
+    box(b, arm, &def, 1.0, 0.1, carom_v2(0.0, 0.0), 0.0);
+    carom_revolute_joint_def revolute = carom_default_revolute_joint_def();
+    revolute.anchor = carom_v2(0.0, 4.0);
+    revolute.enable_limit = 1;
+    revolute.lower_angle = -1.2;
+    revolute.upper_angle = 0.5;
+    revolute.enable_motor = 1;
+    revolute.motor_speed = 0.5;
+    revolute.max_motor_torque = 4.0;
+    joined(b, carom_create_revolute_joint(g, arm, &revolute));
+    carom_body_id ball = body(b, CAROM_BODY_DYNAMIC, 2.5, 2.5, 0.0);
+    circle(b, ball, &def, 0.25);
+    carom_distance_joint_def rope = carom_default_distance_joint_def();
+    rope.anchor_a = carom_v2(2.0, 4.0);
+    rope.anchor_b = carom_v2(2.5, 2.5);
+    rope.enable_spring = 1;
+    rope.enable_limit = 1;
+    rope.max_length = 2.0;
+    joined(b, carom_create_distance_joint(arm, ball, &rope));
+    carom_body_id slider = body(b, CAROM_BODY_DYNAMIC, -3.0, 1.0, 0.0);
+    box(b, slider, &def, 0.3, 0.3, carom_v2(0.0, 0.0), 0.0);
+    carom_prismatic_joint_def prismatic = carom_default_prismatic_joint_def();
+    prismatic.anchor = carom_v2(-3.0, 1.0);
+    prismatic.axis = carom_v2(0.0, 1.0);
+    prismatic.enable_spring = 1;
+    prismatic.hertz = 2.0;
+    prismatic.damping_ratio = 0.3;
+    prismatic.enable_limit = 1;
+    prismatic.lower_translation = -0.4;
+    prismatic.upper_translation = 1.0;
+    prismatic.break_force = 5000.0;
+    joined(b, carom_create_prismatic_joint(g, slider, &prismatic));
+    carom_body_id plate = body(b, CAROM_BODY_DYNAMIC, -3.0, 1.6, 0.0);
+    box(b, plate, &def, 0.4, 0.05, carom_v2(0.0, 0.0), 0.0);
+    carom_weld_joint_def weld = carom_default_weld_joint_def();
+    weld.anchor = carom_v2(-3.0, 1.3);
+    weld.angular_hertz = 3.0;
+    weld.angular_damping_ratio = 0.5;
+    joined(b, carom_create_weld_joint(slider, plate, &weld));
+    carom_body_id cart = body(b, CAROM_BODY_DYNAMIC, 5.0, 1.0, 0.0);
+    box(b, cart, &def, 0.8, 0.2, carom_v2(0.0, 0.0), 0.0);
+    carom_body_id wheel = body(b, CAROM_BODY_DYNAMIC, 5.5, 0.4, 0.0);
+    circle(b, wheel, &def, 0.3);
+    carom_wheel_joint_def wheel_def = carom_default_wheel_joint_def();
+    wheel_def.anchor = carom_v2(5.5, 0.4);
+    wheel_def.enable_motor = 1;
+    wheel_def.motor_speed = -3.0;
+    wheel_def.max_motor_torque = 10.0;
+    joined(b, carom_create_wheel_joint(cart, wheel, &wheel_def));
+    carom_motor_joint_def motor = carom_default_motor_joint_def();
+    motor.linear_offset = carom_v2(-5.0, 2.0);
+    motor.max_force = 50.0;
+    carom_body_id driven = body(b, CAROM_BODY_DYNAMIC, -5.0, 0.5, 0.0);
+    box(b, driven, &def, 0.25, 0.25, carom_v2(0.0, 0.0), 0.0);
+    joined(b, carom_create_motor_joint(g, driven, &motor));
+    carom_mouse_joint_def mouse = carom_default_mouse_joint_def();
+    mouse.target = carom_v2(2.5, 2.5);
+    carom_joint_id dragging = carom_create_mouse_joint(ball, &mouse);
+    joined(b, dragging);
+    b->failed |= carom_mouse_joint_set_target(dragging, carom_v2(3.0, 3.5)) != CAROM_OK;
+    carom_revolute_joint_def spare = carom_default_revolute_joint_def();
+    spare.anchor = carom_v2(-3.0, 1.6);
+    spare.collide_connected = 1;
+    carom_joint_id gone = carom_create_revolute_joint(plate, driven, &spare);
+    joined(b, gone);
+    b->failed |= carom_destroy_joint(gone) != CAROM_OK;
+    w->pushed = cart;
+}
+
 const char* snapshot_world_name(snapshot_world_kind kind) {
-    static const char* names[SNAPSHOT_WORLD_COUNT] = {"circles", "stack",  "shapes",
-                                                      "vehicle", "reused", "small"};
+    static const char* names[SNAPSHOT_WORLD_COUNT] = {"circles", "stack", "shapes", "vehicle",
+                                                      "reused",  "small", "joints"};
     return kind >= 0 && kind < SNAPSHOT_WORLD_COUNT ? names[kind] : "unknown";
 }
 
@@ -241,6 +318,10 @@ int snapshot_world_build(snapshot_world_kind kind, snapshot_world* out) {
         def.substeps = 6;
         def.restitution_threshold = 0.5;
         def.time_to_sleep = 0.25;
+    }
+    if (kind == SNAPSHOT_WORLD_JOINTS) {
+        def.joint_hertz = 50.0;
+        def.joint_damping_ratio = 3.0;
     }
     builder b = {carom_create_world(&def), false};
     if (CAROM_IS_NULL(b.world)) {
@@ -265,6 +346,9 @@ int snapshot_world_build(snapshot_world_kind kind, snapshot_world* out) {
         break;
     case SNAPSHOT_WORLD_SMALL:
         build_small(&b, out);
+        break;
+    case SNAPSHOT_WORLD_JOINTS:
+        build_joints(&b, out);
         break;
     default:
         b.failed = true;

@@ -1094,3 +1094,102 @@ carom_joint_events carom_world_get_joint_events(carom_world_id id) {
     }
     return events;
 }
+
+/* ---- Frames ------------------------------------------------------------------------------- */
+
+static carom_vec2 local_axis_of(const carom_joint* joint) {
+    return joint->type == CAROM_JOINT_PRISMATIC ? joint->prismatic.local_axis_a
+           : joint->type == CAROM_JOINT_WHEEL   ? joint->wheel.local_axis_a
+                                                : carom_v2(1.0, 0.0);
+}
+
+carom_status carom_joint_get_frame(carom_joint_id id, carom_joint_frame* out) {
+    carom_joint* joint = get_joint_checked(id, NULL, "get a joint's frame");
+    if (joint == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    if (out == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "joint frame output pointer is NULL");
+    }
+    out->local_anchor_a = joint->local_anchor_a;
+    out->local_anchor_b = joint->local_anchor_b;
+    out->reference_rotation = joint->reference_rotation;
+    out->local_axis_a = local_axis_of(joint);
+    out->length = joint->type == CAROM_JOINT_DISTANCE ? joint->distance.length : 0.0;
+    return CAROM_OK;
+}
+
+static bool unit(carom_vec2 v) {
+    return fabs(v.x * v.x + v.y * v.y - 1.0) <= CAROM_ROTATION_TOLERANCE;
+}
+
+static carom_status check_frame(const carom_joint* joint, const carom_joint_frame* frame) {
+    carom_status status = carom_check_finite_vec2(frame->local_anchor_a.x, frame->local_anchor_a.y,
+                                                  "joint frame local_anchor_a");
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(frame->local_anchor_b.x, frame->local_anchor_b.y,
+                                         "joint frame local_anchor_b");
+    }
+    carom_rot q = frame->reference_rotation;
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(q.c, q.s, "joint frame reference_rotation");
+    }
+    if (status == CAROM_OK && !unit(carom_v2(q.c, q.s))) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "joint frame reference_rotation (%g, %g) is not a unit vector", q.c,
+                            q.s);
+    }
+    carom_vec2 axis = frame->local_axis_a;
+    bool slides = joint->type == CAROM_JOINT_PRISMATIC || joint->type == CAROM_JOINT_WHEEL;
+    if (status == CAROM_OK && (slides ? !(isfinite(axis.x) && isfinite(axis.y) && unit(axis))
+                                      : axis.x != 1.0 || axis.y != 0.0)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            slides ? "joint frame local_axis_a (%g, %g) is not a unit vector"
+                                   : "joint frame local_axis_a is (%g, %g): a joint without an "
+                                     "axis takes (1, 0)",
+                            axis.x, axis.y);
+    }
+    if (status == CAROM_OK && joint->type == CAROM_JOINT_DISTANCE) {
+        carom_joint copy = *joint;
+        copy.distance.length = frame->length;
+        status = carom_check_joint_record(&copy);
+    } else if (status == CAROM_OK && frame->length != 0.0) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "joint frame length is %g: only a distance joint has one (0 for the "
+                            "others)",
+                            frame->length);
+    }
+    return status;
+}
+
+carom_status carom_joint_set_frame(carom_joint_id id, const carom_joint_frame* frame) {
+    carom_world* world = NULL;
+    carom_joint* joint = get_joint_checked(id, &world, "set a joint's frame");
+    if (joint == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "set a joint's frame");
+    if (status == CAROM_OK && frame == NULL) {
+        status = carom_fail(CAROM_ERROR_NULL_ARGUMENT, "joint frame is NULL");
+    }
+    if (status == CAROM_OK) {
+        status = check_frame(joint, frame);
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    joint->local_anchor_a = frame->local_anchor_a;
+    joint->local_anchor_b = frame->local_anchor_b;
+    joint->reference_rotation = frame->reference_rotation;
+    if (joint->type == CAROM_JOINT_PRISMATIC) {
+        joint->prismatic.local_axis_a = frame->local_axis_a;
+    } else if (joint->type == CAROM_JOINT_WHEEL) {
+        joint->wheel.local_axis_a = frame->local_axis_a;
+    } else if (joint->type == CAROM_JOINT_DISTANCE) {
+        joint->distance.length = frame->length;
+    } else if (joint->type == CAROM_JOINT_MOTOR) {
+        joint->motor.linear_offset = frame->local_anchor_a;
+    }
+    wake_joint_bodies(world, joint);
+    return CAROM_OK;
+}

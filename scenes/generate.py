@@ -21,14 +21,19 @@ def write(name, scene):
 
 
 def dump(scene):
-    """One body per line: readable, and diffs show which body changed."""
-    head = {k: v for k, v in scene.items() if k != "bodies"}
+    """One body (and one joint) per line: readable, and diffs show which body changed."""
+    head = {k: v for k, v in scene.items() if k not in ("bodies", "joints")}
     lines = ["{"]
     for key, value in head.items():
         lines.append(f"  {json.dumps(key)}: {json.dumps(value)},")
     lines.append('  "bodies": [')
     bodies = [json.dumps(body) for body in scene["bodies"]]
     lines.append(",\n".join("    " + body for body in bodies))
+    if "joints" in scene:
+        lines.append("  ],")
+        lines.append('  "joints": [')
+        joints = [json.dumps(joint) for joint in scene["joints"]]
+        lines.append(",\n".join("    " + joint for joint in joints))
     lines.append("  ]")
     lines.append("}")
     return "\n".join(lines)
@@ -130,9 +135,48 @@ def arena(count=64, seed=0x5eed0003):
     return {"world": {"gravity": [0, 0], "dt": 1 / 60}, "bodies": bodies}
 
 
+def joints():
+    """A door on a hinge with limits and a closing spring, a chain of eight links hanging from a
+    beam, a cart on two sprung wheels driven by a motor, and a weight on a rope."""
+    box = lambda hx, hy, **more: {"type": "box", "half_extents": [hx, hy], **more}
+    bodies = [{"name": "ground", "type": "static", "shapes": [box(20, 0.5, center=[0, -0.5])]},
+              {"name": "beam", "type": "static", "shapes": [box(3, 0.1, center=[2, 8])]},
+              {"name": "door", "position": [10.5, 1.5], "shapes": [box(0.5, 1.2)]}]
+    joints_ = [{"type": "revolute", "name": "hinge", "body_a": "ground", "body_b": "door",
+                "anchor": [10, 2.6], "limit": [-1.2, 1.2],
+                "spring": {"hertz": 0.5, "damping_ratio": 0.3}}]
+    previous = "beam"
+    for i in range(8):
+        name = f"link{i}"
+        bodies.append({"name": name, "position": [0.25 + 0.5 * i, 7.9],
+                       "shapes": [box(0.25, 0.05, density=4)]})
+        joints_.append({"type": "revolute", "body_a": previous, "body_b": name,
+                        "anchor": [0.5 * i, 7.9]})
+        previous = name
+    bodies += [{"name": "cart", "position": [-12, 1.2], "shapes": [box(1.2, 0.25)]},
+               {"name": "rear", "position": [-12.8, 0.4],
+                "shapes": [{"type": "circle", "radius": 0.4, "friction": 0.9}]},
+               {"name": "front", "position": [-11.2, 0.4],
+                "shapes": [{"type": "circle", "radius": 0.4, "friction": 0.9}]},
+               {"name": "weight", "position": [6, 4], "shapes": [{"type": "circle", "radius": 0.3,
+                                                                  "density": 5}]}]
+    for wheel, motor in (("rear", True), ("front", False)):
+        joint = {"type": "wheel", "body_a": "cart", "body_b": wheel,
+                 "anchor": [-12.8 if wheel == "rear" else -11.2, 0.4], "axis": [0, 1],
+                 "spring": {"hertz": 4, "damping_ratio": 0.7}, "limit": [-0.25, 0.25]}
+        if motor:
+            joint["motor"] = {"speed": -6, "max_torque": 30}
+        joints_.append(joint)
+    joints_.append({"type": "distance", "name": "rope", "body_a": "beam", "body_b": "weight",
+                    "anchor_a": [5, 8], "anchor_b": [6, 4], "spring": {"hertz": 0},
+                    "max_length": 4.5})
+    return {"world": {"gravity": [0, -10], "dt": 1 / 60}, "bodies": bodies, "joints": joints_}
+
+
 if __name__ == "__main__":
     write("ball_drop.json", ball_drop())
     write("box_stack.json", box_stack())
     write("pyramid.json", pyramid())
     write("billiards.json", billiards())
     write("arena.json", arena())
+    write("joints.json", joints())

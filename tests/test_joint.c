@@ -1075,3 +1075,59 @@ Test(joint, a_spring_of_a_subnormal_hertz_pushes_with_nothing) {
     cr_assert_lt(c.y, -2.0, "it falls freely");
     carom_destroy_world(world);
 }
+
+/* ---- Frames ------------------------------------------------------------------------------- */
+
+/* The frame is what creation made of the world anchors; set, it is taken bit for bit, and the
+ * joint's angle counts from its rotation; bad frames are refused. */
+Test(joint, a_joint_frame_reads_back_and_sets_exactly) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -G));
+    carom_body_id pivot = make_static(world, carom_v2(1.0, 2.0));
+    carom_body_id bob = make_disc(world, carom_v2(2.0, 2.0), 0.1, 1.0);
+    carom_joint_id joint = hinge(pivot, bob, carom_v2(1.5, 2.0));
+    carom_joint_frame frame;
+    cr_assert_eq(carom_joint_get_frame(joint, &frame), CAROM_OK);
+    cr_assert(frame.local_anchor_a.x == 0.5 && frame.local_anchor_a.y == 0.0);
+    cr_assert(frame.local_anchor_b.x == -0.5 && frame.local_anchor_b.y == 0.0);
+    cr_assert(frame.reference_rotation.c == 1.0 && frame.reference_rotation.s == 0.0);
+    cr_assert(frame.local_axis_a.x == 1.0 && frame.length == 0.0);
+    frame.reference_rotation = carom_make_rot(0.5);
+    cr_assert_eq(carom_joint_set_frame(joint, &frame), CAROM_OK);
+    carom_joint_frame again;
+    carom_joint_get_frame(joint, &again);
+    cr_assert_eq(memcmp(&again, &frame, sizeof(frame)), 0, "taken bit for bit");
+    cr_assert_lt(fabs(carom_joint_get_angle(joint) + 0.5), 1e-15);
+
+    carom_joint_frame bad = frame;
+    bad.reference_rotation.c = 2.0;
+    cr_assert_eq(carom_joint_set_frame(joint, &bad), CAROM_ERROR_OUT_OF_RANGE);
+    bad = frame;
+    bad.local_axis_a = carom_v2(0.0, 1.0);
+    cr_assert_eq(carom_joint_set_frame(joint, &bad), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert(strstr(carom_last_error(), "(1, 0)") != NULL, "%s", carom_last_error());
+    bad = frame;
+    bad.length = 1.0;
+    cr_assert_eq(carom_joint_set_frame(joint, &bad), CAROM_ERROR_OUT_OF_RANGE);
+    bad = frame;
+    bad.local_anchor_b.x = NAN;
+    cr_assert_eq(carom_joint_set_frame(joint, &bad), CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_joint_set_frame(joint, NULL), CAROM_ERROR_NULL_ARGUMENT);
+    carom_joint_get_frame(joint, &again);
+    cr_assert_eq(memcmp(&again, &frame, sizeof(frame)), 0, "nothing refused changed the joint");
+
+    carom_distance_joint_def rod = carom_default_distance_joint_def();
+    rod.anchor_a = carom_v2(1.0, 2.0);
+    rod.anchor_b = carom_v2(2.0, 2.0);
+    rod.enable_limit = 1;
+    rod.max_length = 1.5;
+    carom_joint_id distance = carom_create_distance_joint(pivot, bob, &rod);
+    carom_joint_get_frame(distance, &frame);
+    cr_assert_eq(frame.length, 1.0);
+    frame.length = 2.0;
+    cr_assert_eq(carom_joint_set_frame(distance, &frame), CAROM_ERROR_OUT_OF_RANGE, "beyond 1.5");
+    frame.length = 1.25;
+    cr_assert_eq(carom_joint_set_frame(distance, &frame), CAROM_OK);
+    cr_assert_eq(carom_destroy_joint(joint), CAROM_OK);
+    cr_assert_eq(carom_joint_get_frame(joint, &frame), CAROM_ERROR_INVALID_ID);
+    carom_destroy_world(world);
+}

@@ -69,6 +69,32 @@ typedef struct scene_body {
     int shape_count;
 } scene_body;
 
+/* A joint as the file gave it: anchors and axes in world coordinates at creation. */
+typedef struct scene_joint {
+    carom_joint_type type; /* revolute, prismatic, distance, weld, wheel or motor */
+    char* name;            /* NULL when unnamed */
+    int body_a, body_b;    /* indices in bodies */
+    bool collide_connected;
+    double break_force, break_torque; /* 0: never */
+    carom_vec2 anchor;                /* revolute, prismatic, weld, wheel (m) */
+    carom_vec2 anchor_a, anchor_b;    /* distance (m) */
+    carom_vec2 axis;                  /* prismatic, wheel */
+    bool has_limit;                   /* "limit" or a distance joint's min/max length given */
+    double lower, upper;              /* revolute (rad), prismatic and wheel (m) */
+    bool has_motor;
+    double motor_speed; /* rad/s, or m/s for prismatic */
+    double max_motor;   /* N·m, or N for prismatic */
+    bool has_spring;
+    double hertz, damping_ratio;
+    double length;                 /* distance: 0 = the distance at creation (m) */
+    double min_length, max_length; /* distance (m) */
+    double linear_hertz, linear_damping_ratio, angular_hertz, angular_damping_ratio; /* weld */
+    carom_vec2 linear_offset;                                 /* motor (m) */
+    double angular_offset, max_force, max_torque, correction_factor; /* motor */
+    bool has_frame; /* "frame": the joint's exact geometry, set after creation (state files) */
+    carom_joint_frame frame;
+} scene_joint;
+
 typedef struct scene_def {
     carom_vec2 gravity; /* m/s² */
     double dt;          /* s */
@@ -83,6 +109,10 @@ typedef struct scene_def {
     double contact_recycle_distance;  /* m */
     scene_body* bodies;
     int body_count;
+    scene_joint* joints;
+    int joint_count;
+    carom_joint_id* joint_ids; /* joint_count of them, filled by scene_build_world: the state
+                                  file reads the joints' frames through them */
 } scene_def;
 
 /* Receives each finished report line (no newline at the end). */
@@ -113,10 +143,11 @@ char* scene_read_file(const char* path, size_t max_bytes, const char* kind, scen
 void scene_free(scene_def* scene);
 
 /* Build a world from a loaded scene: bodies in scene order, their ids in body_ids (body_count
- * of them). Velocities are set after the shapes, so they are exactly those of the file. On
- * failure (which a loaded scene should never meet: the loader checks what the engine checks)
- * the world is destroyed, *world is null, and carom_last_error() says why; *failed_body is the
- * index of the body being built, or -1 for the world. */
+ * of them), then the joints in scene order. Velocities are set after the shapes, so they are
+ * exactly those of the file. On failure (which a loaded scene should never meet: the loader
+ * checks what the engine checks) the world is destroyed, *world is null, and carom_last_error()
+ * says why; *failed_body is the index of the body being built, or -1 for the world or a
+ * joint. */
 carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
                                carom_body_id* body_ids, int* failed_body);
 

@@ -153,6 +153,132 @@ static void write_world_settings(FILE* file, const scene_def* scene) {
     }
 }
 
+/* ---- Joints: the file's settings, and the geometry the engine keeps ----------------------- */
+
+/* Keys of a joint record: the first after a line break, the rest after ", ". */
+typedef struct record {
+    FILE* file;
+    const char* separator;
+} record;
+
+static void record_key(record* r, const char* key) {
+    write_key(r->file, r->separator, key);
+    r->separator = ", ";
+}
+
+static void record_number(record* r, const char* key, double value) {
+    record_key(r, key);
+    write_number(r->file, value);
+}
+
+static void record_vec2(record* r, const char* key, carom_vec2 value) {
+    record_key(r, key);
+    write_vec2(r->file, value);
+}
+
+/* "motor" and "spring", each when the joint has one. */
+static void write_drives(record* r, const scene_joint* joint) {
+    if (joint->has_motor) {
+        record_key(r, "motor");
+        fputs("{\"speed\": ", r->file);
+        write_number(r->file, joint->motor_speed);
+        write_key(r->file, ", ", joint->type == CAROM_JOINT_PRISMATIC ? "max_force" : "max_torque");
+        write_number(r->file, joint->max_motor);
+        fputc('}', r->file);
+    }
+    if (joint->has_spring) {
+        record_key(r, "spring");
+        fputs("{\"hertz\": ", r->file);
+        write_number(r->file, joint->hertz);
+        write_key(r->file, ", ", "damping_ratio");
+        write_number(r->file, joint->damping_ratio);
+        fputc('}', r->file);
+    }
+}
+
+/* The world-frame keys, made from the engine's frame and the bodies' poses now; the kind's
+ * settings as the scene gave them. */
+static void write_joint_geometry(record* r, const scene_joint* joint, const carom_joint_frame* f,
+                                 carom_transform a, carom_transform b) {
+    switch (joint->type) {
+    case CAROM_JOINT_DISTANCE:
+        record_vec2(r, "anchor_a", carom_transform_point(a, f->local_anchor_a));
+        record_vec2(r, "anchor_b", carom_transform_point(b, f->local_anchor_b));
+        record_number(r, "length", f->length);
+        if (joint->has_limit) {
+            record_number(r, "min_length", joint->min_length);
+            record_number(r, "max_length", joint->max_length);
+        }
+        break;
+    case CAROM_JOINT_MOTOR:
+        record_vec2(r, "linear_offset", joint->linear_offset);
+        record_number(r, "angular_offset", joint->angular_offset);
+        record_number(r, "max_force", joint->max_force);
+        record_number(r, "max_torque", joint->max_torque);
+        record_number(r, "correction_factor", joint->correction_factor);
+        break;
+    default:
+        record_vec2(r, "anchor", carom_transform_point(a, f->local_anchor_a));
+        if (joint->type == CAROM_JOINT_PRISMATIC || joint->type == CAROM_JOINT_WHEEL) {
+            record_vec2(r, "axis", carom_rotate(a.q, f->local_axis_a));
+        }
+        if (joint->has_limit) {
+            record_vec2(r, "limit", carom_v2(joint->lower, joint->upper));
+        }
+        if (joint->type == CAROM_JOINT_WELD) {
+            record_number(r, "linear_hertz", joint->linear_hertz);
+            record_number(r, "linear_damping_ratio", joint->linear_damping_ratio);
+            record_number(r, "angular_hertz", joint->angular_hertz);
+            record_number(r, "angular_damping_ratio", joint->angular_damping_ratio);
+        }
+        break;
+    }
+    if (joint->type != CAROM_JOINT_MOTOR && joint->type != CAROM_JOINT_WELD) {
+        write_drives(r, joint);
+    }
+}
+
+static void write_joint(FILE* file, const scene_def* scene, const scene_joint* joint,
+                        carom_joint_id id, const carom_body_id* body_ids) {
+    static const char* const type_names[] = {"revolute", "prismatic", "distance", "weld",
+                                             "wheel",    "motor",     "mouse"};
+    carom_joint_frame frame;
+    carom_joint_get_frame(id, &frame);
+    fputs("    {\"type\": ", file);
+    write_json_string(file, type_names[joint->type]);
+    if (joint->name != NULL) {
+        write_key(file, ", ", "name");
+        write_json_string(file, joint->name);
+    }
+    write_key(file, ", ", "body_a");
+    write_json_string(file, scene->bodies[joint->body_a].name);
+    write_key(file, ", ", "body_b");
+    write_json_string(file, scene->bodies[joint->body_b].name);
+    record r = {file, ",\n     "};
+    write_joint_geometry(&r, joint, &frame, carom_body_get_transform(body_ids[joint->body_a]),
+                         carom_body_get_transform(body_ids[joint->body_b]));
+    fputs(joint->collide_connected ? ",\n     \"collide_connected\": true"
+                                   : ",\n     \"collide_connected\": false",
+          file);
+    write_key(file, ", ", "break_force");
+    write_number(file, joint->break_force);
+    if (joint->type != CAROM_JOINT_DISTANCE) {
+        write_key(file, ", ", "break_torque");
+        write_number(file, joint->break_torque);
+    }
+    fputs(",\n     \"frame\": {\"local_anchor_a\": ", file);
+    write_vec2(file, frame.local_anchor_a);
+    write_key(file, ", ", "local_anchor_b");
+    write_vec2(file, frame.local_anchor_b);
+    write_key(file, ", ", "reference_rotation");
+    write_vec2(file, carom_v2(frame.reference_rotation.c, frame.reference_rotation.s));
+    write_key(file, ", ", "local_axis_a");
+    write_vec2(file, frame.local_axis_a);
+    write_key(file, ", ", "length");
+    write_number(file, frame.length);
+    fputs("}}", file);
+}
+
 void state_write(FILE* file, const scene_def* scene, carom_world_id world,
                  const carom_body_id* body_ids, double dt) {
     fputs("{\n  \"version\": 1,\n  \"world\": {\"gravity\": ", file);
@@ -172,7 +298,20 @@ void state_write(FILE* file, const scene_def* scene, carom_world_id world,
         fputs(i > 0 ? ",\n" : "\n", file);
         write_body(file, &scene->bodies[i], body_ids[i]);
     }
-    fputs(scene->body_count > 0 ? "\n  ]\n}\n" : "]\n}\n", file);
+    fputs(scene->body_count > 0 ? "\n  ]" : "]", file);
+    /* the joints that still exist: one that broke during the run is gone from the world */
+    int written = 0;
+    for (int i = 0; i < scene->joint_count; ++i) {
+        if (carom_joint_is_valid(scene->joint_ids[i])) {
+            fputs(written == 0 ? ",\n  \"joints\": [\n" : ",\n", file);
+            write_joint(file, scene, &scene->joints[i], scene->joint_ids[i], body_ids);
+            written += 1;
+        }
+    }
+    if (written > 0) {
+        fputs("\n  ]", file);
+    }
+    fputs("\n}\n", file);
 }
 
 void trace_write_header(FILE* file) {
@@ -202,4 +341,3 @@ void trace_write_step(FILE* file, const scene_def* scene, const carom_body_id* b
         fputc('\n', file);
     }
 }
-

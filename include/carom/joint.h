@@ -198,6 +198,21 @@ typedef struct carom_mouse_joint_def {
     int internal_cookie;
 } carom_mouse_joint_def;
 
+/* A joint's geometry as the engine keeps it, exactly: what creation made of the def's world
+ * anchors and axis. For saving a joint in a text format and creating it again bit for bit (the
+ * `carom` command line's state files do): create the joint from its def, then set this frame. */
+typedef struct carom_joint_frame {
+    carom_vec2 local_anchor_a;    /* anchor on body A, body A frame relative to its origin (m); a
+                                     mouse joint's target (world frame); a motor joint's
+                                     linear_offset */
+    carom_vec2 local_anchor_b;    /* anchor on body B, body B frame relative to its origin (m) */
+    carom_rot reference_rotation; /* B's rotation relative to A's at angle 0: cos/sin of the
+                                     angle at creation (a motor joint's angular_offset); unit */
+    carom_vec2 local_axis_a;      /* prismatic and wheel joints: the axis, unit, body A frame;
+                                     (1, 0) for the other kinds */
+    double length;                /* distance joints: the rest length (m); 0 for the others */
+} carom_joint_frame;
+
 /* A joint broke: its reaction exceeded its break_force or break_torque in the last step. The
  * joint was destroyed at the end of that step (its id is stale); its user data is kept here. */
 typedef struct carom_joint_break_event {
@@ -269,6 +284,14 @@ CAROM_API double carom_joint_get_angle(carom_joint_id joint);
 /* Prismatic and wheel joints: the translation of B's anchor along the axis (m); distance joints:
  * the distance between the anchors (m); 0 with CAROM_ERROR_OUT_OF_RANGE for other kinds. */
 CAROM_API double carom_joint_get_translation(carom_joint_id joint);
+
+/* The joint's frame (see carom_joint_frame). */
+CAROM_API carom_status carom_joint_get_frame(carom_joint_id joint, carom_joint_frame* out);
+/* Replace the joint's frame, bit for bit as given: anchors finite, the rotation and (prismatic and
+ * wheel joints) the axis unit vectors within CAROM_ROTATION_TOLERANCE, a distance joint's length
+ * at least CAROM_MIN_JOINT_LENGTH and within its limit if it has one; the other kinds' axis
+ * (1, 0) and length 0. Wakes the bodies. Refused during a step. */
+CAROM_API carom_status carom_joint_set_frame(carom_joint_id joint, const carom_joint_frame* frame);
 
 /* Motor speed (rad/s for revolute and wheel joints, m/s for prismatic joints; finite); wakes the
  * bodies. CAROM_ERROR_OUT_OF_RANGE for other kinds. */

@@ -316,6 +316,24 @@ def compare_state(path, scene, state, motion, elapsed):
     check(len(scene["bodies"]) == len(state["bodies"]), f"{path}: body count")
     for i, (given, written) in enumerate(zip(scene["bodies"], state["bodies"])):
         compare_body(f"{path}: bodies[{i}]", i, given, written, motion, elapsed)
+    compare_joints(path, scene.get("joints", []), state.get("joints", []))
+
+
+def compare_joints(path, scene_joints, state_joints):
+    """The scene's joints (none breaks in the example scenes), each with its settings as given
+    and its exact frame."""
+    check(len(scene_joints) == len(state_joints), f"{path}: joint count")
+    for i, (given, written) in enumerate(zip(scene_joints, state_joints)):
+        where = f"{path}: joints[{i}]"
+        for key in ("type", "name", "body_a", "body_b", "limit", "motor", "spring"):
+            if key in given:
+                check(given[key] == written.get(key) or (key == "spring" and
+                      {**{"damping_ratio": 0}, **given[key]} == written.get(key)),
+                      f"{where}.{key}: {given[key]} -> {written.get(key)}")
+        check(set(written["frame"]) == {"local_anchor_a", "local_anchor_b", "reference_rotation",
+                                        "local_axis_a", "length"}, f"{where}: frame keys")
+        c, s = written["frame"]["reference_rotation"]
+        check(abs(math.hypot(c, s) - 1) < 1e-12, f"{where}: frame rotation is not unit")
 
 
 def last_motion(trace_path):

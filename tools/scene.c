@@ -1586,6 +1586,8 @@ enum world_key {
     WORLD_CONTACT_DAMPING_RATIO,
     WORLD_CONTACT_PUSH_MAX_VELOCITY,
     WORLD_CONTACT_RECYCLE_DISTANCE,
+    WORLD_JOINT_HERTZ,
+    WORLD_JOINT_DAMPING_RATIO,
     WORLD_KEY_COUNT
 };
 static const char* const world_keys[WORLD_KEY_COUNT] = {
@@ -1593,7 +1595,8 @@ static const char* const world_keys[WORLD_KEY_COUNT] = {
     "substeps",      "cell_size",
     "sleep",         "continuous",
     "contact_hertz", "contact_damping_ratio",
-    "contact_push_max_velocity", "contact_recycle_distance"};
+    "contact_push_max_velocity", "contact_recycle_distance",
+    "joint_hertz",   "joint_damping_ratio"};
 
 static void read_world(loader* ld, const cJSON* item, scene_def* out) {
     if (item == NULL) {
@@ -1623,6 +1626,9 @@ static void read_world(loader* ld, const cJSON* item, scene_def* out) {
                   POSITIVE, &out->contact_push_max_velocity);
     member_number(ld, fields[WORLD_CONTACT_RECYCLE_DISTANCE], "contact_recycle_distance",
                   NON_NEGATIVE, &out->contact_recycle_distance);
+    member_number(ld, fields[WORLD_JOINT_HERTZ], "joint_hertz", POSITIVE, &out->joint_hertz);
+    member_number(ld, fields[WORLD_JOINT_DAMPING_RATIO], "joint_damping_ratio", NON_NEGATIVE,
+                  &out->joint_damping_ratio);
     path_pop(ld, mark);
 }
 
@@ -1805,6 +1811,8 @@ static void scene_defaults(scene_def* out) {
     out->contact_damping_ratio = engine.contact_damping_ratio;
     out->contact_push_max_velocity = engine.contact_push_max_velocity;
     out->contact_recycle_distance = engine.contact_recycle_distance;
+    out->joint_hertz = engine.joint_hertz;
+    out->joint_damping_ratio = engine.joint_damping_ratio;
 }
 
 bool scene_load_buffer(const char* data, size_t size, scene_report* report, scene_def* out) {
@@ -2157,6 +2165,8 @@ carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
     def.contact_damping_ratio = scene->contact_damping_ratio;
     def.contact_push_max_velocity = scene->contact_push_max_velocity;
     def.contact_recycle_distance = scene->contact_recycle_distance;
+    def.joint_hertz = scene->joint_hertz;
+    def.joint_damping_ratio = scene->joint_damping_ratio;
     *failed_body = -1;
     *world = carom_create_world(&def);
     if (CAROM_IS_NULL(*world)) {

@@ -107,6 +107,8 @@ typedef struct scene_def {
     double contact_damping_ratio;
     double contact_push_max_velocity; /* m/s */
     double contact_recycle_distance;  /* m */
+    double joint_hertz;               /* Hz */
+    double joint_damping_ratio;
     scene_body* bodies;
     int body_count;
     scene_joint* joints;

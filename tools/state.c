@@ -144,6 +144,8 @@ static void write_world_settings(FILE* file, const scene_def* scene) {
          engine.contact_push_max_velocity},
         {"contact_recycle_distance", scene->contact_recycle_distance,
          engine.contact_recycle_distance},
+        {"joint_hertz", scene->joint_hertz, engine.joint_hertz},
+        {"joint_damping_ratio", scene->joint_damping_ratio, engine.joint_damping_ratio},
     };
     for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
         if (numbers[i].value != numbers[i].engine_default) {

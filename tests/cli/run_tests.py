@@ -308,7 +308,8 @@ def compare_state(path, scene, state, motion, elapsed):
         check(written_world["cell_size"] == world["cell_size"], f"{path}: world.cell_size")
     defaults = {"sleep": True, "continuous": True, "contact_hertz": 35,
                 "contact_damping_ratio": 10, "contact_push_max_velocity": 3,
-                "contact_recycle_distance": 0.01}
+                "contact_recycle_distance": 0.01, "joint_hertz": 60,
+                "joint_damping_ratio": 2}
     for key, default in defaults.items():
         check(written_world.get(key, default) == world.get(key, default),
               f"{path}: world.{key} {world.get(key, default)} written as "

@@ -680,8 +680,8 @@ static carom_joint* new_joint(carom_world* world, carom_joint_type type, carom_b
 
 carom_joint_id carom_create_revolute_joint(carom_body_id a_id, carom_body_id b_id,
                                            const carom_revolute_joint_def* def) {
-    carom_world* world;
-    carom_body *a, *b;
+    carom_world* world = NULL;
+    carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "revolute", &world, &a, &b) != CAROM_OK ||
         check_revolute_def(def) != CAROM_OK) {
         return carom_null_joint_id;
@@ -704,8 +704,8 @@ carom_joint_id carom_create_revolute_joint(carom_body_id a_id, carom_body_id b_i
 
 carom_joint_id carom_create_prismatic_joint(carom_body_id a_id, carom_body_id b_id,
                                             const carom_prismatic_joint_def* def) {
-    carom_world* world;
-    carom_body *a, *b;
+    carom_world* world = NULL;
+    carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "prismatic", &world, &a, &b) != CAROM_OK ||
         check_prismatic_def(def) != CAROM_OK) {
         return carom_null_joint_id;
@@ -729,8 +729,8 @@ carom_joint_id carom_create_prismatic_joint(carom_body_id a_id, carom_body_id b_
 
 carom_joint_id carom_create_distance_joint(carom_body_id a_id, carom_body_id b_id,
                                            const carom_distance_joint_def* def) {
-    carom_world* world;
-    carom_body *a, *b;
+    carom_world* world = NULL;
+    carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "distance", &world, &a, &b) != CAROM_OK ||
         check_distance_def(def) != CAROM_OK) {
         return carom_null_joint_id;
@@ -767,8 +767,8 @@ carom_joint_id carom_create_distance_joint(carom_body_id a_id, carom_body_id b_i
 
 carom_joint_id carom_create_weld_joint(carom_body_id a_id, carom_body_id b_id,
                                        const carom_weld_joint_def* def) {
-    carom_world* world;
-    carom_body *a, *b;
+    carom_world* world = NULL;
+    carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "weld", &world, &a, &b) != CAROM_OK ||
         check_weld_def(def) != CAROM_OK) {
         return carom_null_joint_id;
@@ -786,8 +786,8 @@ carom_joint_id carom_create_weld_joint(carom_body_id a_id, carom_body_id b_id,
 
 carom_joint_id carom_create_wheel_joint(carom_body_id a_id, carom_body_id b_id,
                                         const carom_wheel_joint_def* def) {
-    carom_world* world;
-    carom_body *a, *b;
+    carom_world* world = NULL;
+    carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "wheel", &world, &a, &b) != CAROM_OK ||
         check_wheel_def(def) != CAROM_OK) {
         return carom_null_joint_id;
@@ -811,8 +811,8 @@ carom_joint_id carom_create_wheel_joint(carom_body_id a_id, carom_body_id b_id,
 
 carom_joint_id carom_create_motor_joint(carom_body_id a_id, carom_body_id b_id,
                                         const carom_motor_joint_def* def) {
-    carom_world* world;
-    carom_body *a, *b;
+    carom_world* world = NULL;
+    carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "motor", &world, &a, &b) != CAROM_OK ||
         check_motor_def(def) != CAROM_OK) {
         return carom_null_joint_id;
@@ -835,8 +835,8 @@ carom_joint_id carom_create_motor_joint(carom_body_id a_id, carom_body_id b_id,
 }
 
 carom_joint_id carom_create_mouse_joint(carom_body_id body_id, const carom_mouse_joint_def* def) {
-    carom_world* world;
-    carom_body *a, *b;
+    carom_world* world = NULL;
+    carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(carom_null_body_id, body_id, false, def, "mouse", &world, &a, &b) !=
             CAROM_OK ||
         check_mouse_def(def) != CAROM_OK) {

@@ -353,7 +353,7 @@ static void write_joints(writer* w, const carom_world* world) {
 }
 
 int carom_snapshot_joint_state_fields(carom_joint* joint, double** fields, double* minimums) {
-    double* values[CAROM_JOINT_STATE_FIELDS];
+    double* values[CAROM_JOINT_STATE_FIELDS] = {NULL};
     int count = 0;
     switch (joint->type) {
     case CAROM_JOINT_REVOLUTE: {

@@ -183,13 +183,26 @@ static int collect_body_joints(carom_world* world, int body) {
     return count;
 }
 
+/* Whether one of the joint's bodies is kinematic: it can drive a sleeping body. */
+static bool has_kinematic_body(const carom_world* world, const carom_joint* joint) {
+    for (int e = 0; e < 2; ++e) {
+        int body = joint->edges[e].body;
+        if (body >= 0 && world->bodies[body].type == CAROM_BODY_KINEMATIC) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void carom_relink_joints(carom_world* world) {
     arrsetlen(world->body_joint_heads, 0);
+    world->kinematic_joint_count = 0;
     for (int i = 0; i < (int)arrlen(world->joints); ++i) {
         carom_joint* joint = &world->joints[i];
         if (joint->id >= 0) {
             link_edge(world, joint, 0);
             link_edge(world, joint, 1);
+            world->kinematic_joint_count += has_kinematic_body(world, joint);
         }
     }
 }
@@ -668,6 +681,7 @@ static carom_joint* new_joint(carom_world* world, carom_joint_type type, carom_b
         a != NULL ? carom_inv_mul_rot(a->transform.q, b->transform.q) : carom_rot_identity();
     link_edge(world, joint, 0);
     link_edge(world, joint, 1);
+    world->kinematic_joint_count += has_kinematic_body(world, joint);
     if (a != NULL) {
         carom_wake_body(world, a);
     }
@@ -867,6 +881,7 @@ static void let_bodies_collide(carom_world* world, const carom_body* body) {
 static void destroy_joint(carom_world* world, carom_joint* joint, int dying_body) {
     world->scene_revision += 1;
     world->awake_revision += 1;
+    world->kinematic_joint_count -= has_kinematic_body(world, joint);
     unlink_edge(world, joint, 0);
     unlink_edge(world, joint, 1);
     const carom_body* released = NULL;

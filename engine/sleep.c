@@ -62,6 +62,20 @@ void carom_sleep_update_timer(const carom_world* world, carom_body* body, double
     body->sleep_time += dt;
 }
 
+/* The kinetic energy a resting body gained since its rest began. A body slower than a millionth
+ * of the sleep threshold gains nothing worth noting: a hanging body at rest on a joint settles
+ * on a velocity like 1e-30 m/s after starting its rest at exactly 0, and that "gain" of 1e-61 J
+ * must not keep its island awake forever (a ball rolling off an apex gains millijoules). */
+static double energy_gain(const carom_world* world, const carom_body* body) {
+    double energy = kinetic_energy(body);
+    double negligible_speed = 1e-6 * world->def.sleep_linear_threshold;
+    double gain = energy - body->rest_energy;
+    if (energy <= 0.5 * body->mass * negligible_speed * negligible_speed && gain > 0.0) {
+        gain = 0.0;
+    }
+    return gain;
+}
+
 static int find_root(int* parent, int i) {
     while (parent[i] != i) {
         parent[i] = parent[parent[i]];
@@ -186,8 +200,7 @@ void carom_sleep_step(carom_world* world) {
             int root = find_root(parent, i);
             world->sleep_min_time[root] = carom_min_d(world->sleep_min_time[root],
                                                world->bodies[i].sleep_time);
-            world->sleep_energy_gain[root] +=
-                kinetic_energy(&world->bodies[i]) - world->bodies[i].rest_energy;
+            world->sleep_energy_gain[root] += energy_gain(world, &world->bodies[i]);
         }
     }
     for (int i = 0; i < count; ++i) {

@@ -76,6 +76,7 @@ struct carom_world {
     int* body_joint_heads;  /* per body id: head of its joint list (joint << 1 | edge) or -1;
                                ids beyond its length have none */
     int* body_joint_scratch; /* scratch: a body's joints in id order */
+    int kinematic_joint_count; /* live joints with a kinematic body (carom_joints_wake_driven) */
     int* awake_joints;       /* joints with an awake dynamic body, ascending */
     uint64_t awake_joints_revision; /* the awake revision awake_joints was built at; 0: never */
     int* solved_joints;             /* this step's joints, ascending */

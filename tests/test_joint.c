@@ -1131,3 +1131,24 @@ Test(joint, a_joint_frame_reads_back_and_sets_exactly) {
     cr_assert_eq(carom_joint_get_frame(joint, &frame), CAROM_ERROR_INVALID_ID);
     carom_destroy_world(world);
 }
+
+/* A body hanging from a kinematic body sleeps while the kinematic body stands still; when it
+ * starts to move, the joint wakes the body and drags it along. */
+Test(joint, a_moving_kinematic_body_wakes_the_bodies_joined_to_it) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -G));
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_KINEMATIC;
+    def.position = carom_v2(0.0, 5.0);
+    carom_body_id crane = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_create_box_shape(crane, &shape, 0.5, 0.1, carom_v2(0.0, 0.0), 0.0);
+    carom_body_id load = make_box(world, carom_v2(0.0, 4.0), 0.2, 0.2, 1.0);
+    hinge(crane, load, carom_v2(0.0, 4.5));
+    test_step(world, DT, 60);
+    cr_assert_not(carom_body_is_awake(load), "the load sleeps under a crane at rest");
+    cr_assert_eq(carom_body_set_linear_velocity(crane, carom_v2(1.0, 0.0)), CAROM_OK);
+    test_step(world, DT, 60);
+    cr_assert(carom_body_is_awake(load));
+    cr_assert_gt(carom_body_get_world_center(load).x, 0.8, "dragged along");
+    carom_destroy_world(world);
+}

@@ -26,6 +26,8 @@ typedef struct carom_body {
     bool enable_sleep;
     bool bullet;
     bool massless; /* dynamic with zero mass: the world refuses to step */
+    bool pressed;  /* continuous collision's mark, within its stage only: pressed into a
+                      static or kinematic shape by more than a fraction of its thickness */
     carom_transform transform; /* origin pose, world frame */
     carom_vec2 center;         /* center of mass, world frame */
     carom_vec2 linear_velocity;

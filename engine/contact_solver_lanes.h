@@ -511,8 +511,76 @@ static void solve_groups(void* groups, int count, carom_body_state* states,
     }
 }
 
+/* The kinetic energy of a constraint's moving bodies, in the frame moving with (ux, uy). */
+static CAROM_FORCE_INLINE lane_d pair_energy(const body_lanes* a, const body_lanes* b,
+                                             const lane_d* mass, lane_d ux, lane_d uy) {
+    lane_d vax = a->vx - ux, vay = a->vy - uy, vbx = b->vx - ux, vby = b->vy - uy;
+    return lane_splat(0.5) * (mass[0] * (vax * vax + vay * vay) + mass[1] * a->w * a->w +
+                              mass[2] * (vbx * vbx + vby * vby) + mass[3] * b->w * b->w);
+}
+
+/* 1 / inverse where inverse > 0, else 0: a mass or an inertia from its inverse. */
+static CAROM_FORCE_INLINE lane_d lane_inverse_or_zero(lane_d inverse) {
+    lane_mask positive = lane_greater(inverse, lane_zero());
+    lane_d one = lane_splat(1.0);
+    return lane_select(positive, one / lane_select(positive, inverse, one), lane_zero());
+}
+
+/* The kinetic energy of the bouncing points' approach along the normal: 1/2 a^T K^-1 a over
+ * the points that bounce, with the block's inverse mass matrix where the points have one,
+ * else the larger single point's (two points too close for a block act as one). */
+static CAROM_FORCE_INLINE lane_d approach_energy(group_view g, const lane_d* approach) {
+    lane_d k11 = get(g, CAROM_CF_INV_K11), k12 = get(g, CAROM_CF_INV_K12);
+    lane_d k22 = get(g, CAROM_CF_INV_K22);
+    lane_d block = k11 * approach[0] * approach[0] +
+                   lane_splat(2.0) * k12 * approach[0] * approach[1] +
+                   k22 * approach[1] * approach[1];
+    lane_d single = lane_max(get(g, PF(0, CAROM_CF_NORMAL_MASS)) * approach[0] * approach[0],
+                             get(g, PF(1, CAROM_CF_NORMAL_MASS)) * approach[1] * approach[1]);
+    return lane_splat(0.5) *
+           lane_select(lane_greater(get(g, CAROM_CF_BLOCK), lane_zero()), block, single);
+}
+
+/* Take back the part of a constraint's bounce that gives its bodies more energy than
+ * restitution^2 times the energy of the approach it reverses. Each point bounces at its own
+ * approach speed, measured before friction turned part of it into spin: on a spinning body that
+ * meets a wall with both corners of a face, the two bounces together gave back more than the
+ * impact took (a light polygon gained 28% at every wall of a closed box, until it left the box
+ * at 690 m/s). The energy the bounce adds is a quadratic in the fraction s of it that is kept;
+ * the largest s within the allowance is. Returns s. */
+static CAROM_FORCE_INLINE lane_d limit_bounce(body_lanes* a, body_lanes* b, const body_lanes* a0,
+                                              const body_lanes* b0, const constraint_lanes* c,
+                                              lane_d allowed) {
+    lane_d zero = lane_zero(), one = lane_splat(1.0);
+    lane_d mass[4] = {lane_inverse_or_zero(c->inv_mass_a), lane_inverse_or_zero(c->inv_inertia_a),
+                      lane_inverse_or_zero(c->inv_mass_b), lane_inverse_or_zero(c->inv_inertia_b)};
+    /* energies in the frame of a static or kinematic partner */
+    lane_mask a_moves = lane_greater(c->inv_mass_a, zero);
+    lane_mask b_moves = lane_greater(c->inv_mass_b, zero);
+    lane_d ux = lane_select(a_moves, lane_select(b_moves, zero, b0->vx), a0->vx);
+    lane_d uy = lane_select(a_moves, lane_select(b_moves, zero, b0->vy), a0->vy);
+    body_lanes da = {a->vx - a0->vx, a->vy - a0->vy, a->w - a0->w, zero, zero, zero, zero};
+    body_lanes db = {b->vx - b0->vx, b->vy - b0->vy, b->w - b0->w, zero, zero, zero, zero};
+    lane_d added = pair_energy(a, b, mass, ux, uy) - pair_energy(a0, b0, mass, ux, uy);
+    lane_d quadratic = pair_energy(&da, &db, mass, zero, zero);
+    lane_d linear = added - quadratic;
+    lane_d root = (lane_sqrt(lane_max(linear * linear + lane_splat(4.0) * quadratic * allowed,
+                                      zero)) -
+                   linear) /
+                  (lane_splat(2.0) * lane_select(lane_greater(quadratic, zero), quadratic, one));
+    lane_d s = lane_select(lane_greater(added, allowed), lane_max(lane_min(root, one), zero), one);
+    a->vx = a0->vx + s * da.vx;
+    a->vy = a0->vy + s * da.vy;
+    a->w = a0->w + s * da.w;
+    b->vx = b0->vx + s * db.vx;
+    b->vy = b0->vy + s * db.vy;
+    b->w = b0->w + s * db.w;
+    return s;
+}
+
 /* Drive each approaching point's normal velocity to -restitution times its approach speed
- * before the step, if that speed was above the threshold and the point pushed. */
+ * before the step, if that speed was above the threshold and the point pushed, within the
+ * energy of the approach (limit_bounce). */
 static void restitution_groups(void* groups, int count, carom_body_state* states,
                                double threshold) {
     char* bytes = groups;
@@ -521,22 +589,33 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
         group_view g = view(bytes + (size_t)i * stride);
         body_lanes a = gather_velocities(states, g.ints + CAROM_CI_STATE_A * LANES);
         body_lanes b = gather_velocities(states, g.ints + CAROM_CI_STATE_B * LANES);
+        body_lanes a0 = a, b0 = b;
         constraint_lanes c = load_constraint(g);
         lane_d restitution = get(g, CAROM_CF_RESTITUTION);
+        lane_d before[2], bounced[2], approach[2];
         for (int j = 0; j < 2; ++j) {
             point_lanes p = load_point(g, j);
-            lane_d approach = get(g, CAROM_CF_RELATIVE_VELOCITY1 + j);
+            lane_d speed = get(g, CAROM_CF_RELATIVE_VELOCITY1 + j);
             lane_d accumulated = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
             lane_mask bounces =
-                lane_greater(lane_splat(-threshold), approach) &
+                lane_greater(lane_splat(-threshold), speed) &
                 lane_greater(get(g, PF(j, CAROM_CF_MAX_NORMAL_IMPULSE)), lane_zero()) &
                 lane_greater(restitution, lane_zero());
             lane_d vn = relative_speed(&a, &b, &p, c.nx, c.ny);
-            lane_d impulse = -get(g, PF(j, CAROM_CF_NORMAL_MASS)) * (vn + restitution * approach);
+            lane_d impulse = -get(g, PF(j, CAROM_CF_NORMAL_MASS)) * (vn + restitution * speed);
             lane_d total = lane_max(accumulated + impulse, lane_zero());
             impulse = lane_select(bounces, total - accumulated, lane_zero());
-            put(g, PF(j, CAROM_CF_NORMAL_IMPULSE), lane_select(bounces, total, accumulated));
+            before[j] = accumulated;
+            bounced[j] = impulse;
+            approach[j] = lane_select(bounces, speed, lane_zero());
             apply(&a, &b, &c, &p, impulse * c.nx, impulse * c.ny);
+        }
+        /* a millionth more, so that rounding never trims an exact bounce */
+        lane_d allowed = restitution * restitution * approach_energy(g, approach) *
+                         lane_splat(1.0 + 1e-6);
+        lane_d kept = limit_bounce(&a, &b, &a0, &b0, &c, allowed);
+        for (int j = 0; j < 2; ++j) {
+            put(g, PF(j, CAROM_CF_NORMAL_IMPULSE), before[j] + kept * bounced[j]);
         }
         scatter(states, g.ints + CAROM_CI_STATE_A * LANES, g.ints + CAROM_CI_FLAGS * LANES,
                 CAROM_CF_WRITE_A, &a);

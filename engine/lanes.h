@@ -72,6 +72,19 @@ static CAROM_FORCE_INLINE lane_d lane_min(lane_d a, lane_d b) {
     return lane_select(lane_greater(b, a), a, b);
 }
 
+/* The square root lane by lane (correctly rounded, as sqrt is everywhere). */
+static CAROM_FORCE_INLINE lane_d lane_sqrt(lane_d x) {
+#if CAROM_LANES == 1
+    return __builtin_sqrt(x);
+#else
+    lane_d r;
+    for (int i = 0; i < CAROM_LANES; ++i) {
+        r[i] = __builtin_sqrt(x[i]);
+    }
+    return r;
+#endif
+}
+
 /* A lane value from CAROM_LANES consecutive doubles, and back (memcpy: no aliasing rule is
  * bent, and it compiles to one load or store). */
 static CAROM_FORCE_INLINE lane_d lane_load(const double* p) {

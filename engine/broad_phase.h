@@ -45,6 +45,7 @@ typedef struct carom_broad_phase {
     carom_proxy* proxies;        /* indexed by shape id */
     carom_hash_map cell_map;     /* cell key -> index in cells */
     carom_grid_cell* cells;      /* stb_ds array */
+    int* free_cells;             /* stb_ds array: cells emptied and out of the map, for reuse */
     int* large_proxies;          /* stb_ds array of shape ids */
     int* moved;                  /* stb_ds array of shape ids moved since the last pair update */
     uint64_t* candidate_pairs;   /* scratch, reused every step */

@@ -14,6 +14,7 @@
 #ifndef CAROM_LANES_H
 #define CAROM_LANES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #if !defined(CAROM_LANES)
@@ -70,6 +71,31 @@ static CAROM_FORCE_INLINE lane_d lane_max(lane_d a, lane_d b) {
 
 static CAROM_FORCE_INLINE lane_d lane_min(lane_d a, lane_d b) {
     return lane_select(lane_greater(b, a), a, b);
+}
+
+/* Whether any lane of the mask is set, and whether every lane is. */
+static CAROM_FORCE_INLINE bool lane_any(lane_mask mask) {
+#if CAROM_LANES == 1
+    return mask != 0;
+#else
+    int64_t any = 0;
+    for (int i = 0; i < CAROM_LANES; ++i) {
+        any |= mask[i];
+    }
+    return any != 0;
+#endif
+}
+
+static CAROM_FORCE_INLINE bool lane_all(lane_mask mask) {
+#if CAROM_LANES == 1
+    return mask != 0;
+#else
+    int64_t all = -1;
+    for (int i = 0; i < CAROM_LANES; ++i) {
+        all &= mask[i];
+    }
+    return all != 0;
+#endif
 }
 
 /* The square root lane by lane (correctly rounded, as sqrt is everywhere). */

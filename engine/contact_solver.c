@@ -168,7 +168,7 @@ static void allocate_groups(carom_solver* solver, int lanes, int group_count, in
     solver->overflow_count = overflow_count;
 }
 
-void carom_contact_solver_prepare(carom_world* world, double h) {
+void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings) {
     carom_solver* solver = &world->solver;
     const carom_contact_kernel* kernel = carom_contact_kernel_current();
     int lanes = kernel->lanes;
@@ -198,6 +198,12 @@ void carom_contact_solver_prepare(carom_world* world, double h) {
     double static_hertz = carom_min_d(2.0 * world->def.contact_hertz, max_hertz);
     carom_softness soft = make_softness(contact_hertz, world->def.contact_damping_ratio, h);
     carom_softness static_soft = make_softness(static_hertz, world->def.contact_damping_ratio, h);
+    settings->bias_rate = soft.bias_rate;
+    settings->mass_scale = soft.mass_scale;
+    settings->impulse_scale = soft.impulse_scale;
+    settings->static_bias_rate = static_soft.bias_rate;
+    settings->static_mass_scale = static_soft.mass_scale;
+    settings->static_impulse_scale = static_soft.impulse_scale;
 
     /* Where each constraint goes: colour after colour, in index order within a colour; the
      * padding lanes after a colour's last constraint are cleared. */
@@ -230,9 +236,7 @@ void carom_contact_solver_prepare(carom_world* world, double h) {
                                      &solver->states[a],
                                      &solver->states[b],
                                      solver->masses[a],
-                                     solver->masses[b],
-                                     &soft,
-                                     &static_soft};
+                                     solver->masses[b]};
         (slot >= 0 ? kernel : &carom_contact_kernel_lanes1)->prepare(w.group, w.lane, &input);
     }
 }

@@ -310,7 +310,24 @@ typedef struct drive_lanes {
     lane_d bias, mass_scale, impulse_scale;
 } drive_lanes;
 
-static CAROM_FORCE_INLINE drive_lanes drive(lane_d separation, group_view g,
+/* The springs of a group's lanes: stiffer against a body that does not move (solver.c). */
+typedef struct spring_lanes {
+    lane_d bias_rate, mass_scale, impulse_scale;
+} spring_lanes;
+
+static CAROM_FORCE_INLINE spring_lanes springs(const constraint_lanes* c,
+                                               const carom_solve_settings* settings) {
+    lane_mask fixed = lane_equal(c->inv_mass_a, lane_zero()) | lane_equal(c->inv_mass_b, lane_zero());
+    spring_lanes s = {
+        lane_select(fixed, lane_splat(settings->static_bias_rate), lane_splat(settings->bias_rate)),
+        lane_select(fixed, lane_splat(settings->static_mass_scale),
+                    lane_splat(settings->mass_scale)),
+        lane_select(fixed, lane_splat(settings->static_impulse_scale),
+                    lane_splat(settings->impulse_scale))};
+    return s;
+}
+
+static CAROM_FORCE_INLINE drive_lanes drive(lane_d separation, const spring_lanes* spring,
                                             const carom_solve_settings* settings, bool use_bias) {
     drive_lanes d;
     lane_mask speculative = lane_greater(separation, lane_zero());
@@ -318,10 +335,10 @@ static CAROM_FORCE_INLINE drive_lanes drive(lane_d separation, group_view g,
     if (use_bias) {
         lane_d penetration = lane_min(separation + settings->slop, lane_zero());
         lane_d soft_bias =
-            lane_max(get(g, CAROM_CF_BIAS_RATE) * penetration, lane_splat(-settings->max_push));
+            lane_max(spring->bias_rate * penetration, lane_splat(-settings->max_push));
         d.bias = lane_select(speculative, speculative_bias, soft_bias);
-        d.mass_scale = lane_select(speculative, lane_splat(1.0), get(g, CAROM_CF_MASS_SCALE));
-        d.impulse_scale = lane_select(speculative, lane_zero(), get(g, CAROM_CF_IMPULSE_SCALE));
+        d.mass_scale = lane_select(speculative, lane_splat(1.0), spring->mass_scale);
+        d.impulse_scale = lane_select(speculative, lane_zero(), spring->impulse_scale);
     } else {
         d.bias = lane_select(speculative, speculative_bias, lane_zero());
         d.mass_scale = lane_splat(1.0);
@@ -479,11 +496,12 @@ static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* state
     lane_d turn_by = (-b.dqs * c.nx + b.dqc * c.ny) - c.ny;
     drive_lanes d[2];
     lane_d separation[2];
+    spring_lanes spring = springs(&c, settings);
     for (int j = 0; j < 2; ++j) {
         separation[j] = get(g, PF(j, CAROM_CF_BASE_SEPARATION)) + shift +
                         (turn_bx * p[j].rbx + turn_by * p[j].rby) -
                         (turn_ax * p[j].rax + turn_ay * p[j].ray);
-        d[j] = drive(separation[j], g, settings, use_bias);
+        d[j] = drive(separation[j], &spring, settings, use_bias);
     }
 
     lane_d normal[2] = {get(g, PF(0, CAROM_CF_NORMAL_IMPULSE)),
@@ -751,10 +769,6 @@ static void prepare_lane(void* group, int lane, const carom_contact_input* in) {
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
     LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = imb;
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    const carom_softness* soft = (ima == 0.0 || imb == 0.0) ? in->static_soft : in->soft;
-    LANE_FIELD(group, CAROM_CF_BIAS_RATE, lane) = soft->bias_rate;
-    LANE_FIELD(group, CAROM_CF_MASS_SCALE, lane) = soft->mass_scale;
-    LANE_FIELD(group, CAROM_CF_IMPULSE_SCALE, lane) = soft->impulse_scale;
     prepare_point(group, lane, 0, &contact->points[0], contact->normal, in);
     if (contact->point_count == 2) {
         prepare_point(group, lane, 1, &contact->points[1], contact->normal, in);

@@ -227,9 +227,10 @@ void carom_solver_step(carom_world* world, double dt) {
     int substeps = world->def.substeps;
     double h = dt / substeps;
     gather_bodies(world, h);
-    carom_contact_solver_prepare(world, h);
     carom_solve_settings settings = {1.0 / h, world->def.contact_slop,
-                                     world->def.contact_push_max_velocity, 0};
+                                     world->def.contact_push_max_velocity, 0,
+                                     0.0, 1.0, 0.0, 0.0, 1.0, 0.0};
+    carom_contact_solver_prepare(world, h, &settings);
     for (int i = 0; i < substeps; ++i) {
         settings.flip = i & 1;
         integrate_velocities(world);

@@ -130,6 +130,7 @@ static double get(const lane_writer* w, int field) {
 static void collect_constraints(carom_world* world) {
     carom_solver* solver = &world->solver;
     arrsetlen(solver->constraint_contacts, 0);
+    arrsetlen(solver->constraint_points, 0);
     arrsetlen(solver->moving_a, 0);
     arrsetlen(solver->moving_b, 0);
     arrsetlen(solver->state_a, 0);
@@ -148,6 +149,7 @@ static void collect_constraints(carom_world* world) {
             continue; /* nothing it could move: static, kinematic or asleep on both sides */
         }
         arrput(solver->constraint_contacts, i);
+        arrput(solver->constraint_points, (unsigned char)contact->point_count);
         arrput(solver->state_a, a);
         arrput(solver->state_b, b);
         arrput(solver->moving_a, moving_a);
@@ -205,13 +207,22 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     settings->static_mass_scale = static_soft.mass_scale;
     settings->static_impulse_scale = static_soft.impulse_scale;
 
-    /* Where each constraint goes: colour after colour, in index order within a colour; the
-     * padding lanes after a colour's last constraint are cleared. */
+    /* Where each constraint goes: colour after colour; within a colour the one-point
+     * constraints first, then the two-point ones, each in index order, so that most groups are
+     * all of one kind (the kernels skip a missing second point's work group by group). Within a
+     * colour no two constraints share a body, so this order reaches no result. The padding
+     * lanes after a colour's last constraint are cleared. */
     int group = 0;
     for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
         int colour_count = start[c + 1] - start[c];
-        for (int k = 0; k < colour_count; ++k) {
-            solver->constraint_slots[solver->graph.order[start[c] + k]] = group * lanes + k;
+        int k = 0;
+        for (int points = 1; points <= 2; ++points) {
+            for (int n = start[c]; n < start[c + 1]; ++n) {
+                int i = solver->graph.order[n];
+                if (solver->constraint_points[i] == points) {
+                    solver->constraint_slots[i] = group * lanes + k++;
+                }
+            }
         }
         int colour_groups = (colour_count + lanes - 1) / lanes;
         for (int lane = colour_count % lanes; lane > 0 && lane < lanes; ++lane) {
@@ -299,6 +310,7 @@ void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->state_b);
     arrfree(solver->constraint_colors);
     arrfree(solver->constraint_slots);
+    arrfree(solver->constraint_points);
     arrfree(solver->group_memory);
     carom_graph_destroy(&solver->graph);
 }

@@ -270,6 +270,29 @@ static CAROM_FORCE_INLINE void apply(body_lanes* a, body_lanes* b, const constra
     b->w = b->w + c->inv_inertia_b * (p->rbx * py - p->rby * px);
 }
 
+/* apply, in the lanes of `mask` only: the other lanes' velocities keep their exact bits (an
+ * impulse of zero could still turn a -0 velocity into +0). */
+static CAROM_FORCE_INLINE void apply_where(lane_mask mask, body_lanes* a, body_lanes* b,
+                                           const constraint_lanes* c, const point_lanes* p,
+                                           lane_d px, lane_d py) {
+    body_lanes na = *a, nb = *b;
+    apply(&na, &nb, c, p, px, py);
+    a->vx = lane_select(mask, na.vx, a->vx);
+    a->vy = lane_select(mask, na.vy, a->vy);
+    a->w = lane_select(mask, na.w, a->w);
+    b->vx = lane_select(mask, nb.vx, b->vx);
+    b->vy = lane_select(mask, nb.vy, b->vy);
+    b->w = lane_select(mask, nb.w, b->w);
+}
+
+/* The lanes whose constraint has a second point: a missing one has no mass (clear_point).
+ * Groups of one-point constraints (circles: all of rain) skip the second point's work, and
+ * every other group applies it only where it exists, so that the bits of a lane never depend on
+ * its neighbours (the lane-width equality test). */
+static CAROM_FORCE_INLINE lane_mask second_points(lane_d second_normal_mass) {
+    return lane_greater(second_normal_mass, lane_zero());
+}
+
 /* Velocity of the point on B relative to the point on A, along (dx, dy). */
 static CAROM_FORCE_INLINE lane_d relative_speed(const body_lanes* a, const body_lanes* b,
                                                 const point_lanes* p, lane_d dx, lane_d dy) {
@@ -290,13 +313,19 @@ static void warm_start_groups(void* groups, int count, carom_body_state* states)
         constraint_lanes c = load_constraint(g);
         lane_d tx = c.ny;
         lane_d ty = -c.nx;
-        for (int j = 0; j < 2; ++j) {
+        lane_mask second = second_points(get(g, PF(1, CAROM_CF_NORMAL_MASS)));
+        int points = lane_any(second) ? 2 : 1;
+        for (int j = 0; j < points; ++j) {
             point_lanes p = load_point(g, j);
             lane_d normal_impulse = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
             lane_d tangent_impulse = get(g, PF(j, CAROM_CF_TANGENT_IMPULSE));
             lane_d px = normal_impulse * c.nx + tangent_impulse * tx;
             lane_d py = normal_impulse * c.ny + tangent_impulse * ty;
-            apply(&a, &b, &c, &p, px, py);
+            if (j == 0 || lane_all(second)) {
+                apply(&a, &b, &c, &p, px, py);
+            } else {
+                apply_where(second, &a, &b, &c, &p, px, py);
+            }
         }
         scatter(states, g.ints + CAROM_CI_STATE_A * LANES, g.ints + CAROM_CI_FLAGS * LANES,
                 CAROM_CF_WRITE_A, &a);
@@ -363,6 +392,21 @@ static CAROM_FORCE_INLINE void solve_point(body_lanes* a, body_lanes* b, const c
     apply(a, b, c, p, impulse * c->nx, impulse * c->ny);
 }
 
+/* solve_point in the lanes of `mask` only (apply_where). */
+static CAROM_FORCE_INLINE void solve_point_where(lane_mask mask, body_lanes* a, body_lanes* b,
+                                                 const constraint_lanes* c, const point_lanes* p,
+                                                 const drive_lanes* d, lane_d normal_mass,
+                                                 lane_d* accumulated, lane_d* largest) {
+    lane_d vn = relative_speed(a, b, p, c->nx, c->ny);
+    lane_d impulse =
+        -normal_mass * d->mass_scale * (vn + d->bias) - d->impulse_scale * *accumulated;
+    lane_d total = lane_max(*accumulated + impulse, lane_zero());
+    impulse = total - *accumulated;
+    *accumulated = lane_select(mask, total, *accumulated);
+    *largest = lane_select(mask, lane_max(impulse, *largest), *largest);
+    apply_where(mask, a, b, c, p, impulse * c->nx, impulse * c->ny);
+}
+
 static CAROM_FORCE_INLINE void solve_friction(body_lanes* a, body_lanes* b,
                                               const constraint_lanes* c, const point_lanes* p,
                                               lane_d friction, lane_d tangent_mass,
@@ -379,6 +423,24 @@ static CAROM_FORCE_INLINE void solve_friction(body_lanes* a, body_lanes* b,
     apply(a, b, c, p, impulse * tx, impulse * ty);
 }
 
+/* solve_friction in the lanes of `mask` only (apply_where). */
+static CAROM_FORCE_INLINE void solve_friction_where(lane_mask mask, body_lanes* a, body_lanes* b,
+                                                    const constraint_lanes* c,
+                                                    const point_lanes* p, lane_d friction,
+                                                    lane_d tangent_mass, lane_d normal_impulse,
+                                                    lane_d* tangent_impulse) {
+    lane_d tx = c->ny;
+    lane_d ty = -c->nx;
+    lane_d vt = relative_speed(a, b, p, tx, ty);
+    lane_d impulse = -tangent_mass * vt;
+    lane_d max_friction = friction * normal_impulse;
+    lane_d total = *tangent_impulse + impulse;
+    total = lane_max(-max_friction, lane_min(total, max_friction));
+    impulse = total - *tangent_impulse;
+    *tangent_impulse = lane_select(mask, total, *tangent_impulse);
+    apply_where(mask, a, b, c, p, impulse * tx, impulse * ty);
+}
+
 /* The two normal impulses one after the other, each clamped, the deeper point first (exact
  * ties, as in a symmetric stack, alternate with `flip` from substep to substep): solved in a
  * fixed order, the point solved second always had the last word, and a symmetric stack drifted
@@ -388,10 +450,14 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
                                                     const constraint_lanes* c, const point_lanes* p,
                                                     const drive_lanes* d, lane_d* normal,
                                                     lane_d* largest, const lane_d* normal_mass,
-                                                    const lane_d* separation, int flip) {
+                                                    const lane_d* separation, int flip,
+                                                    lane_mask second, bool all_second) {
     lane_mask tie_break = flip ? ~(lane_mask){0} : (lane_mask){0};
     lane_mask swap = lane_greater(separation[0], separation[1]) |
                      (lane_equal(separation[0], separation[1]) & tie_break);
+    if (!all_second) {
+        swap &= second; /* a lane with one point keeps it first, its missing second left out */
+    }
     point_lanes q[2];
     drive_lanes e[2];
     lane_d mass[2], accumulated[2], top[2];
@@ -408,8 +474,11 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
         accumulated[j] = lane_select(swap, normal[o], normal[j]);
         top[j] = lane_select(swap, largest[o], largest[j]);
     }
-    for (int j = 0; j < 2; ++j) {
-        solve_point(a, b, c, &q[j], &e[j], mass[j], &accumulated[j], &top[j]);
+    solve_point(a, b, c, &q[0], &e[0], mass[0], &accumulated[0], &top[0]);
+    if (all_second) {
+        solve_point(a, b, c, &q[1], &e[1], mass[1], &accumulated[1], &top[1]);
+    } else {
+        solve_point_where(second, a, b, c, &q[1], &e[1], mass[1], &accumulated[1], &top[1]);
     }
     for (int j = 0; j < 2; ++j) {
         int o = 1 - j;
@@ -431,7 +500,8 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
 static CAROM_FORCE_INLINE void
 solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, const point_lanes* p,
                    const drive_lanes* d, group_view g, lane_d* normal, lane_d* largest,
-                   const lane_d* normal_mass, const lane_d* separation, int flip) {
+                   const lane_d* normal_mass, const lane_d* separation, int flip,
+                   lane_mask second, bool all_second) {
     lane_d rhs1 = relative_speed(a, b, &p[0], c->nx, c->ny) + d[0].bias;
     lane_d rhs2 = relative_speed(a, b, &p[1], c->nx, c->ny) + d[1].bias;
     lane_d k11 = get(g, CAROM_CF_INV_K11);
@@ -451,7 +521,8 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     /* Most groups take one way in every lane (piles: in order; symmetric stacks: the block):
      * only the way taken is worked out, with the same bits as the mixed case below. */
     if (!lane_any(use_block)) {
-        solve_normal_ordered(a, b, c, p, d, normal, largest, normal_mass, separation, flip);
+        solve_normal_ordered(a, b, c, p, d, normal, largest, normal_mass, separation, flip,
+                             second, all_second);
         return;
     }
     if (lane_all(use_block)) {
@@ -468,7 +539,8 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     }
     lane_d single[2] = {normal[0], normal[1]};
     lane_d single_largest[2] = {largest[0], largest[1]};
-    solve_normal_ordered(a, b, c, p, d, single, single_largest, normal_mass, separation, flip);
+    solve_normal_ordered(a, b, c, p, d, single, single_largest, normal_mass, separation, flip,
+                         second, all_second);
     a->vx = lane_select(use_block, block_a.vx, a->vx);
     a->vy = lane_select(use_block, block_a.vy, a->vy);
     a->w = lane_select(use_block, block_a.w, a->w);
@@ -481,12 +553,31 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     }
 }
 
-static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* states,
-                                           const carom_solve_settings* settings, bool use_bias) {
+/* One pass over a group whose constraints all have one point (circles): the second point's
+ * work left out, with the same bits as solve_group gives such a lane. */
+static CAROM_FORCE_INLINE void solve_single_points(group_view g, body_lanes* a, body_lanes* b,
+                                                   const constraint_lanes* c, const point_lanes* p,
+                                                   const drive_lanes* d) {
+    lane_d normal = get(g, PF(0, CAROM_CF_NORMAL_IMPULSE));
+    lane_d largest = get(g, PF(0, CAROM_CF_MAX_NORMAL_IMPULSE));
+    solve_point(a, b, c, p, d, get(g, PF(0, CAROM_CF_NORMAL_MASS)), &normal, &largest);
+    put(g, PF(0, CAROM_CF_NORMAL_IMPULSE), normal);
+    put(g, PF(0, CAROM_CF_MAX_NORMAL_IMPULSE), largest);
+    lane_d tangent_impulse = get(g, PF(0, CAROM_CF_TANGENT_IMPULSE));
+    solve_friction(a, b, c, p, get(g, CAROM_CF_FRICTION), get(g, PF(0, CAROM_CF_TANGENT_MASS)),
+                   normal, &tangent_impulse);
+    put(g, PF(0, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
+}
+
+/* One pass over a group: all_second is a constant where it is inlined, so that groups whose
+ * constraints all have two points (piles of boxes) run without a mask. */
+static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* states,
+                                              const carom_solve_settings* settings, bool use_bias,
+                                              int points, lane_mask second, bool all_second) {
     body_lanes a = gather(states, g.ints + CAROM_CI_STATE_A * LANES);
     body_lanes b = gather(states, g.ints + CAROM_CI_STATE_B * LANES);
     constraint_lanes c = load_constraint(g);
-    point_lanes p[2] = {load_point(g, 0), load_point(g, 1)};
+    point_lanes p[2];
 
     /* How far the bodies' motion since the start of the step moved the points along n. */
     lane_d shift = c.nx * (b.dpx - a.dpx) + c.ny * (b.dpy - a.dpy);
@@ -497,35 +588,68 @@ static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* state
     drive_lanes d[2];
     lane_d separation[2];
     spring_lanes spring = springs(&c, settings);
-    for (int j = 0; j < 2; ++j) {
+    for (int j = 0; j < points; ++j) {
+        p[j] = load_point(g, j);
         separation[j] = get(g, PF(j, CAROM_CF_BASE_SEPARATION)) + shift +
                         (turn_bx * p[j].rbx + turn_by * p[j].rby) -
                         (turn_ax * p[j].rax + turn_ay * p[j].ray);
         d[j] = drive(separation[j], &spring, settings, use_bias);
     }
 
-    lane_d normal[2] = {get(g, PF(0, CAROM_CF_NORMAL_IMPULSE)),
-                        get(g, PF(1, CAROM_CF_NORMAL_IMPULSE))};
-    lane_d largest[2] = {get(g, PF(0, CAROM_CF_MAX_NORMAL_IMPULSE)),
-                         get(g, PF(1, CAROM_CF_MAX_NORMAL_IMPULSE))};
-    lane_d normal_mass[2] = {get(g, PF(0, CAROM_CF_NORMAL_MASS)),
-                             get(g, PF(1, CAROM_CF_NORMAL_MASS))};
-    solve_normal_block(&a, &b, &c, p, d, g, normal, largest, normal_mass, separation,
-                       settings->flip);
-    /* Friction, within the cone of the normal impulses just found. */
-    lane_d friction = get(g, CAROM_CF_FRICTION);
-    for (int j = 0; j < 2; ++j) {
-        put(g, PF(j, CAROM_CF_NORMAL_IMPULSE), normal[j]);
-        put(g, PF(j, CAROM_CF_MAX_NORMAL_IMPULSE), largest[j]);
-        lane_d tangent_impulse = get(g, PF(j, CAROM_CF_TANGENT_IMPULSE));
-        solve_friction(&a, &b, &c, &p[j], friction, get(g, PF(j, CAROM_CF_TANGENT_MASS)), normal[j],
-                       &tangent_impulse);
-        put(g, PF(j, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
+    if (points == 1) {
+        solve_single_points(g, &a, &b, &c, &p[0], &d[0]);
+    } else {
+        lane_d normal[2] = {get(g, PF(0, CAROM_CF_NORMAL_IMPULSE)),
+                            get(g, PF(1, CAROM_CF_NORMAL_IMPULSE))};
+        lane_d largest[2] = {get(g, PF(0, CAROM_CF_MAX_NORMAL_IMPULSE)),
+                             get(g, PF(1, CAROM_CF_MAX_NORMAL_IMPULSE))};
+        lane_d normal_mass[2] = {get(g, PF(0, CAROM_CF_NORMAL_MASS)),
+                                 get(g, PF(1, CAROM_CF_NORMAL_MASS))};
+        solve_normal_block(&a, &b, &c, p, d, g, normal, largest, normal_mass, separation,
+                           settings->flip, second, all_second);
+        /* Friction, within the cone of the normal impulses just found. */
+        lane_d friction = get(g, CAROM_CF_FRICTION);
+        for (int j = 0; j < 2; ++j) {
+            put(g, PF(j, CAROM_CF_NORMAL_IMPULSE), normal[j]);
+            put(g, PF(j, CAROM_CF_MAX_NORMAL_IMPULSE), largest[j]);
+            lane_d tangent_impulse = get(g, PF(j, CAROM_CF_TANGENT_IMPULSE));
+            lane_d tangent_mass = get(g, PF(j, CAROM_CF_TANGENT_MASS));
+            if (j == 0 || all_second) {
+                solve_friction(&a, &b, &c, &p[j], friction, tangent_mass, normal[j],
+                               &tangent_impulse);
+            } else {
+                solve_friction_where(second, &a, &b, &c, &p[j], friction, tangent_mass,
+                                     normal[j], &tangent_impulse);
+            }
+            put(g, PF(j, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
+        }
     }
     scatter(states, g.ints + CAROM_CI_STATE_A * LANES, g.ints + CAROM_CI_FLAGS * LANES,
             CAROM_CF_WRITE_A, &a);
     scatter(states, g.ints + CAROM_CI_STATE_B * LANES, g.ints + CAROM_CI_FLAGS * LANES,
             CAROM_CF_WRITE_B, &b);
+}
+
+/* The groups with a one-point constraint, out of line so that the loop over two-point groups
+ * stays as small as it was. */
+static __attribute__((noinline)) void solve_group_with_single_points(
+    group_view g, carom_body_state* states, const carom_solve_settings* settings, bool use_bias,
+    lane_mask second) {
+    if (lane_any(second)) {
+        solve_group_of(g, states, settings, use_bias, 2, second, false);
+    } else {
+        solve_group_of(g, states, settings, use_bias, 1, second, false);
+    }
+}
+
+static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* states,
+                                           const carom_solve_settings* settings, bool use_bias) {
+    lane_mask second = second_points(get(g, PF(1, CAROM_CF_NORMAL_MASS)));
+    if (lane_all(second)) {
+        solve_group_of(g, states, settings, use_bias, 2, second, true);
+    } else {
+        solve_group_with_single_points(g, states, settings, use_bias, second);
+    }
 }
 
 static void solve_groups(void* groups, int count, carom_body_state* states,
@@ -628,6 +752,7 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
         body_lanes a0 = a, b0 = b;
         constraint_lanes c = load_constraint(g);
         lane_d before[2], bounced[2], approach[2];
+        lane_mask second = second_points(get(g, PF(1, CAROM_CF_NORMAL_MASS)));
         for (int j = 0; j < 2; ++j) {
             point_lanes p = load_point(g, j);
             lane_d speed = get(g, CAROM_CF_RELATIVE_VELOCITY1 + j);
@@ -643,7 +768,11 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
             before[j] = accumulated;
             bounced[j] = impulse;
             approach[j] = lane_select(bounces, speed, lane_zero());
-            apply(&a, &b, &c, &p, impulse * c.nx, impulse * c.ny);
+            if (j == 0 || lane_all(second)) {
+                apply(&a, &b, &c, &p, impulse * c.nx, impulse * c.ny);
+            } else {
+                apply_where(second, &a, &b, &c, &p, impulse * c.nx, impulse * c.ny);
+            }
         }
         /* a millionth more, so that rounding never trims an exact bounce */
         lane_d allowed = restitution * restitution * approach_energy(g, approach) *

@@ -16,6 +16,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #if !defined(CAROM_LANES)
 #error "define CAROM_LANES (1, 2, 4 or 8) before including lanes.h"
@@ -73,29 +76,39 @@ static CAROM_FORCE_INLINE lane_d lane_min(lane_d a, lane_d b) {
     return lane_select(lane_greater(b, a), a, b);
 }
 
-/* Whether any lane of the mask is set, and whether every lane is. */
-static CAROM_FORCE_INLINE bool lane_any(lane_mask mask) {
+/* One bit per lane of a mask (its lanes are 0 or all bits set): a single instruction where
+ * the width has one, the kernels ask it once per group. */
+static CAROM_FORCE_INLINE unsigned lane_bits(lane_mask mask) {
 #if CAROM_LANES == 1
     return mask != 0;
+#elif CAROM_LANES == 8 && defined(__AVX512F__)
+    __m512i m;
+    __builtin_memcpy(&m, &mask, sizeof(m));
+    return _mm512_test_epi64_mask(m, m);
+#elif CAROM_LANES == 4 && defined(__AVX__)
+    __m256d m;
+    __builtin_memcpy(&m, &mask, sizeof(m));
+    return (unsigned)_mm256_movemask_pd(m);
+#elif CAROM_LANES == 2 && defined(__SSE2__)
+    __m128d m;
+    __builtin_memcpy(&m, &mask, sizeof(m));
+    return (unsigned)_mm_movemask_pd(m);
 #else
-    int64_t any = 0;
+    unsigned bits = 0;
     for (int i = 0; i < CAROM_LANES; ++i) {
-        any |= mask[i];
+        bits |= (mask[i] != 0) << i;
     }
-    return any != 0;
+    return bits;
 #endif
 }
 
+/* Whether any lane of the mask is set, and whether every lane is. */
+static CAROM_FORCE_INLINE bool lane_any(lane_mask mask) {
+    return lane_bits(mask) != 0;
+}
+
 static CAROM_FORCE_INLINE bool lane_all(lane_mask mask) {
-#if CAROM_LANES == 1
-    return mask != 0;
-#else
-    int64_t all = -1;
-    for (int i = 0; i < CAROM_LANES; ++i) {
-        all &= mask[i];
-    }
-    return all != 0;
-#endif
+    return lane_bits(mask) == (1u << CAROM_LANES) - 1u;
 }
 
 /* The square root lane by lane (correctly rounded, as sqrt is everywhere). */

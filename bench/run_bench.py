@@ -72,7 +72,9 @@ def parse_args():
                    help="only these scenes: comma-separated names or name:size, e.g. "
                         "'pyramid,rain:1000' (default: all)")
     p.add_argument("--engines", default="",
-                   help="only engines whose label contains one of these comma-separated words")
+                   help="only these engines, comma-separated: a word that is an engine's "
+                        "label picks that engine (carom, box2d, box2d v3), any other word the "
+                        "engines whose label contains it (chipmunk, v3, CCD)")
     p.add_argument("--quick", action="store_true",
                    help="smoke run: smallest size of each scene, 1 round, 60 steps")
     p.add_argument("--output", help="also write the markdown report to this file")
@@ -112,11 +114,12 @@ def select_engines(args, notes):
         sys.exit(f"run_bench: {bench_dir}/bench_carom not found: build first (bench/run does)")
     wanted = [w.strip() for w in args.engines.split(",") if w.strip()]
     engines, missing = [], set()
+    labels = {label for label, _, _ in ENGINES}
     for label, program, variant in ENGINES:
         path = os.path.join(bench_dir, program)
         if not os.path.exists(path):
             missing.add(program)
-        elif not wanted or any(w in label for w in wanted):
+        elif not wanted or any(w == label or (w not in labels and w in label) for w in wanted):
             engines.append((label, path, variant))
     for program in sorted(missing):
         name, how = PEERS[program]

@@ -34,6 +34,10 @@ typedef struct chipmunk_run {
 /* The space owns neither its bodies nor its shapes (except its static body): free them after. */
 static void destroy(void* world) {
     chipmunk_run* run = world;
+    /* cpSpaceFree leaks what a sleeping group holds (its contacts): wake every body first. */
+    for (int i = 0; i < run->body_count; ++i) {
+        cpBodyActivate(run->bodies[i]);
+    }
     cpSpaceFree(run->space);
     for (int i = 0; i < run->shape_count; ++i) {
         cpShapeFree(run->shapes[i]);

@@ -200,7 +200,7 @@ def box2d_v3_conditions(options, source):
             + (f", {settings}" if settings else "") + ".")
 
 
-def conditions(args, loads, started):
+def conditions(args, labels, loads, started):
     """What was measured and on what: the first section of the report."""
     model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
                   if l.startswith("model name")), "unknown")
@@ -224,7 +224,8 @@ def conditions(args, loads, started):
         f"accounts for 1).",
         f"Compilers: {cc}; {cxx}. carom: {os.path.basename(args.build_dir)}, buildtype "
         f"{options.get('buildtype', '?')}, b_ndebug {options.get('b_ndebug', '?')}.",
-        f"Peers: Debian packages {versions or 'not installed'}." + box2d_v3_conditions(options, source),
+        f"Peers: Debian packages {versions or 'not installed'}."
+        + (box2d_v3_conditions(options, source) if "box2d v3" in labels else ""),
         f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene and sleep "
         f"setting, interleaved, of "
         + (f"{args.steps} steps." if args.steps else "each scene's own steps (600; Box2D's "
@@ -447,7 +448,8 @@ def main():
             sys.stderr.write(f"run_bench: {n}\n")
         started = datetime.datetime.now(datetime.timezone.utc)
         runs = run_all(scenes, engines, args, loads)
-        saved = {"conditions": conditions(args, loads, started) + notes, "runs": runs}
+        labels = [label for label, _, _ in engines]
+        saved = {"conditions": conditions(args, labels, loads, started) + notes, "runs": runs}
     text = report(saved)
     print(text, end="")
     if args.output:

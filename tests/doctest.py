@@ -91,9 +91,12 @@ def build_program(name, source, folder, build_dir, source_dir):
     libraries = [os.path.join(build_dir, library) for library in
                  ("libcarom.a", "libcarom_lanes4.a", "libcarom_lanes8.a")
                  if os.path.exists(os.path.join(build_dir, library))]
+    # a library built with sanitizers needs the program linked with them too
+    sanitize = os.environ.get("CAROM_SANITIZE", "none")
+    sanitizers = [f"-fsanitize={sanitize}"] if sanitize not in ("", "none") else []
     command = ["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I",
                os.path.join(source_dir, "include"), name + ".c", "-o", name] + libraries + \
-              ["-lm", "-pthread"]
+              ["-lm", "-pthread"] + sanitizers
     result = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     return result.stdout.decode("utf-8", "replace") if result.returncode != 0 else None

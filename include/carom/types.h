@@ -38,9 +38,11 @@ typedef struct carom_world_def {
     double restitution_threshold;      /* approach speed (m/s, >= 0) below which contacts do not
                                           bounce, default 1 */
     double contact_hertz;              /* stiffness of contact position correction (Hz, > 0),
-                                          default 60; capped at a quarter of the substep rate.
-                                          A resting stack sags by about 2 g / (2 pi hertz)^2 per
-                                          box it carries: 0.14 mm at 60 Hz */
+                                          default 35; capped at a quarter of the substep rate,
+                                          twice as stiff (within the cap) against a body that
+                                          does not move. A resting stack sags by about
+                                          2 g / (2 pi hertz)^2 per box it carries: 0.4 mm at
+                                          35 Hz (docs/solver.md has the measured table) */
     double contact_damping_ratio;      /* damping of that correction (>= 0), default 10 */
     double contact_push_max_velocity;  /* fastest speed (m/s, > 0) at which overlapping bodies
                                           are pushed apart, default 3 */

@@ -451,6 +451,74 @@ carom_status carom_body_set_user_data(carom_body_id id, void* user_data) {
     return CAROM_OK;
 }
 
+/* Each input of the force and impulse functions is within CAROM_MAX_MAGNITUDE, but what it adds
+ * up to need not be: an impulse of 1e12 N·s on a body of 1e-11 kg, a force applied far from the
+ * center, many forces summed. The result is checked against the same limit before anything
+ * changes, so the body's velocities, and the force and torque it carries into the next step,
+ * stay within it; a refused call changes nothing. */
+static carom_status check_result_vec2(const carom_body* body, carom_vec2 value, const char* cause,
+                                      const char* what, const char* unit) {
+    if (!(fabs(value.x) <= CAROM_MAX_MAGNITUDE && fabs(value.y) <= CAROM_MAX_MAGNITUDE)) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "%s would make body %d's %s (%g, %g) %s: magnitudes above %g are "
+                          "refused, they overflow in a step",
+                          cause, body->id, what, value.x, value.y, unit, CAROM_MAX_MAGNITUDE);
+    }
+    return CAROM_OK;
+}
+
+static carom_status check_result(const carom_body* body, double value, const char* cause,
+                                 const char* what, const char* unit) {
+    if (!(fabs(value) <= CAROM_MAX_MAGNITUDE)) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "%s would make body %d's %s %g %s: magnitudes above %g are refused, "
+                          "they overflow in a step",
+                          cause, body->id, what, value, unit, CAROM_MAX_MAGNITUDE);
+    }
+    return CAROM_OK;
+}
+
+/* Add a force and a torque (either NULL: none) to what the body carries into the next step, if
+ * both sums stay within CAROM_MAX_MAGNITUDE. What is not given is left as it is, not added to
+ * with a zero, which could turn a -0.0 into a +0.0 and change later bits. */
+static carom_status add_force(carom_world* world, carom_body* body, const carom_vec2* force,
+                              const double* torque, const char* cause) {
+    carom_vec2 total_force = force != NULL ? carom_add(body->force, *force) : body->force;
+    double total_torque = torque != NULL ? body->torque + *torque : body->torque;
+    carom_status status = check_result_vec2(body, total_force, cause, "force for the next step",
+                                            "N");
+    if (status == CAROM_OK) {
+        status = check_result(body, total_torque, cause, "torque for the next step", "N*m");
+    }
+    if (status == CAROM_OK) {
+        carom_wake_body(world, body);
+        body->force = total_force;
+        body->torque = total_torque;
+    }
+    return status;
+}
+
+/* Change the body's velocities by the given amounts (either NULL: unchanged), if the results stay
+ * within CAROM_MAX_MAGNITUDE. */
+static carom_status add_velocity(carom_world* world, carom_body* body, const carom_vec2* linear,
+                                 const double* angular, const char* cause) {
+    carom_vec2 linear_velocity =
+        linear != NULL ? carom_add(body->linear_velocity, *linear) : body->linear_velocity;
+    double angular_velocity =
+        angular != NULL ? body->angular_velocity + *angular : body->angular_velocity;
+    carom_status status = check_result_vec2(body, linear_velocity, cause, "linear velocity",
+                                            "m/s");
+    if (status == CAROM_OK) {
+        status = check_result(body, angular_velocity, cause, "angular velocity", "rad/s");
+    }
+    if (status == CAROM_OK) {
+        carom_wake_body(world, body);
+        body->linear_velocity = linear_velocity;
+        body->angular_velocity = angular_velocity;
+    }
+    return status;
+}
+
 carom_status carom_body_apply_force(carom_body_id id, carom_vec2 force, carom_vec2 point) {
     carom_world* world = NULL;
     carom_body* body = body_for_change(id, &world, "apply a force");
@@ -462,9 +530,8 @@ carom_status carom_body_apply_force(carom_body_id id, carom_vec2 force, carom_ve
         status = carom_check_finite_vec2(point.x, point.y, "force point");
     }
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->force = carom_add(body->force, force);
-        body->torque += carom_cross(carom_sub(point, body->center), force);
+        double torque = carom_cross(carom_sub(point, body->center), force);
+        status = add_force(world, body, &force, &torque, "this force");
     }
     return status;
 }
@@ -477,8 +544,7 @@ carom_status carom_body_apply_force_to_center(carom_body_id id, carom_vec2 force
     }
     carom_status status = carom_check_finite_vec2(force.x, force.y, "force");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->force = carom_add(body->force, force);
+        status = add_force(world, body, &force, NULL, "this force");
     }
     return status;
 }
@@ -491,8 +557,7 @@ carom_status carom_body_apply_torque(carom_body_id id, double torque) {
     }
     carom_status status = carom_check_finite(torque, "torque");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->torque += torque;
+        status = add_force(world, body, NULL, &torque, "this torque");
     }
     return status;
 }
@@ -509,10 +574,9 @@ carom_status carom_body_apply_linear_impulse(carom_body_id id, carom_vec2 impuls
         status = carom_check_finite_vec2(point.x, point.y, "impulse point");
     }
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->linear_velocity = carom_mul_add(body->linear_velocity, body->inv_mass, impulse);
-        body->angular_velocity +=
-            body->inv_inertia * carom_cross(carom_sub(point, body->center), impulse);
+        carom_vec2 linear = carom_scale(body->inv_mass, impulse);
+        double angular = body->inv_inertia * carom_cross(carom_sub(point, body->center), impulse);
+        status = add_velocity(world, body, &linear, &angular, "this impulse");
     }
     return status;
 }
@@ -525,8 +589,8 @@ carom_status carom_body_apply_angular_impulse(carom_body_id id, double impulse) 
     }
     carom_status status = carom_check_finite(impulse, "angular impulse");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->angular_velocity += body->inv_inertia * impulse;
+        double angular = body->inv_inertia * impulse;
+        status = add_velocity(world, body, NULL, &angular, "this angular impulse");
     }
     return status;
 }

@@ -389,3 +389,97 @@ Test(api, numbers_too_large_to_step_safely_are_refused) {
     cr_assert_eq(carom_body_set_transform(body, carom_v2(2e12, 0.0), 0.0), CAROM_ERROR_OUT_OF_RANGE);
     assert_unchanged();
 }
+
+/* Issue 21: a box's half extents had no lower bound. 1e-149 m gave an area that underflowed: a
+ * force made the velocity infinite in one step, and with a circle on the same body the center
+ * of mass became NaN; 4.9e-324 was accepted too. */
+Test(api, boxes_smaller_than_the_smallest_polygon_are_refused) {
+    carom_shape_def def = carom_default_shape_def();
+    const double tiny[] = {1e-149, 4.9e-324, 0.999 * CAROM_MIN_BOX_HALF_EXTENT};
+    for (int i = 0; i < 3; ++i) {
+        assert_refused(shape_status(carom_create_box_shape(body, &def, tiny[i], 1.0,
+                                                           carom_v2(0.0, 0.0), 0.0)),
+                       CAROM_ERROR_OUT_OF_RANGE, "CAROM_MIN_BOX_HALF_EXTENT");
+        cr_assert_neq(strstr(carom_last_error(), "half width"), NULL, "%s", carom_last_error());
+        assert_refused(shape_status(carom_create_box_shape(body, &def, 1.0, tiny[i],
+                                                           carom_v2(0.0, 0.0), 0.0)),
+                       CAROM_ERROR_OUT_OF_RANGE, "half height");
+        carom_polygon polygon;
+        cr_assert_eq(carom_make_box(tiny[i], tiny[i], carom_v2(0.0, 0.0), 0.0, &polygon),
+                     CAROM_ERROR_OUT_OF_RANGE);
+    }
+    /* the shortest box edge is the shortest polygon edge */
+    cr_assert_eq(2.0 * CAROM_MIN_BOX_HALF_EXTENT, CAROM_POLYGON_WELD_TOLERANCE);
+}
+
+/* The smallest, lightest box and circle carom accepts on one body, pushed by the largest force
+ * and torque it accepts, stay finite: the issue's reproducer at the new limit. */
+Test(api, the_smallest_lightest_shapes_stay_finite_under_the_largest_forces) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    carom_body_id speck = carom_create_body(world, &def);
+    carom_shape_def light = carom_default_shape_def();
+    light.density = CAROM_MIN_DENSITY;
+    cr_assert(carom_shape_is_valid(carom_create_box_shape(
+        speck, &light, CAROM_MIN_BOX_HALF_EXTENT, CAROM_MIN_BOX_HALF_EXTENT, carom_v2(0.0, 0.0),
+        0.0)));
+    carom_circle circle = {{0.5, 0.0}, CAROM_MIN_RADIUS};
+    cr_assert(carom_shape_is_valid(carom_create_circle_shape(speck, &light, &circle)));
+    cr_assert_gt(carom_body_get_mass(speck), 1e-12);
+    cr_assert_gt(carom_body_get_rotational_inertia(speck), 0.0);
+    for (int i = 0; i < 20; ++i) {
+        cr_assert_eq(carom_body_apply_force_to_center(
+                         speck, carom_v2(CAROM_MAX_MAGNITUDE, -CAROM_MAX_MAGNITUDE)),
+                     CAROM_OK);
+        cr_assert_eq(carom_body_apply_torque(speck, CAROM_MAX_MAGNITUDE), CAROM_OK);
+        cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+        carom_vec2 center = carom_body_get_world_center(speck);
+        carom_vec2 velocity = carom_body_get_linear_velocity(speck);
+        cr_assert(isfinite(center.x) && isfinite(center.y), "step %d", i);
+        cr_assert(isfinite(velocity.x) && isfinite(velocity.y), "step %d", i);
+        cr_assert(isfinite(carom_body_get_angular_velocity(speck)), "step %d", i);
+    }
+}
+
+/* Each force and impulse is within CAROM_MAX_MAGNITUDE, but its effect need not be: an impulse
+ * of 1e12 N·s on a body of 1e-11 kg gave 1e23 m/s. Results above the limit are refused, and a
+ * refused call leaves the body as it was. */
+Test(api, forces_and_impulses_whose_effect_is_too_large_are_refused) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    carom_body_id speck = carom_create_body(world, &def);
+    carom_shape_def light = carom_default_shape_def();
+    light.density = CAROM_MIN_DENSITY;
+    carom_circle circle = {{0.0, 0.0}, CAROM_MIN_RADIUS};
+    carom_create_circle_shape(speck, &light, &circle);
+    carom_clear_last_error();
+
+    cr_assert_eq(carom_body_apply_linear_impulse(speck, carom_v2(1e12, 0.0), carom_v2(0.0, 0.0)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "linear velocity"), NULL, "%s", carom_last_error());
+    cr_assert_eq(carom_body_apply_angular_impulse(speck, 1.0), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "angular velocity"), NULL, "%s", carom_last_error());
+    /* a force far from the center: its torque is 1e24 N·m */
+    cr_assert_eq(carom_body_apply_force(speck, carom_v2(0.0, 1e12), carom_v2(1e12, 0.0)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "torque"), NULL, "%s", carom_last_error());
+    /* forces that add up past the limit */
+    cr_assert_eq(carom_body_apply_force_to_center(speck, carom_v2(0.75e12, 0.0)), CAROM_OK);
+    cr_assert_eq(carom_body_apply_force_to_center(speck, carom_v2(0.75e12, 0.0)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "force"), NULL, "%s", carom_last_error());
+    cr_assert_eq(carom_body_apply_torque(speck, 0.75e12), CAROM_OK);
+    cr_assert_eq(carom_body_apply_torque(speck, 0.75e12), CAROM_ERROR_OUT_OF_RANGE);
+
+    cr_assert_eq(carom_body_get_linear_velocity(speck).x, 0.0);
+    cr_assert_eq(carom_body_get_angular_velocity(speck), 0.0);
+    /* what was accepted acts: 0.75e12 N on the body for one step, no more */
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+    double expected = 0.75e12 / carom_body_get_mass(speck) / 60.0;
+    cr_assert_float_eq(carom_body_get_linear_velocity(speck).x, expected, 1e-9 * expected);
+    /* an impulse within the limit is still taken */
+    cr_assert_eq(carom_body_apply_linear_impulse(body, carom_v2(1.0, 0.0),
+                                                 carom_body_get_world_center(body)),
+                 CAROM_OK);
+    cr_assert_gt(carom_body_get_linear_velocity(body).x, 0.0);
+}

@@ -172,7 +172,8 @@ Test(world, extreme_but_valid_input_never_puts_nan_in_the_world) {
                 carom_circle circle = {{random_range(-0.1, 0.1), 0.0}, size};
                 carom_create_circle_shape(bodies[i], &shape, &circle);
             } else {
-                carom_create_box_shape(bodies[i], &shape, size, size * random_range(0.05, 1.0),
+                /* at least 1.5 mm thick: boxes have a minimum half extent */
+                carom_create_box_shape(bodies[i], &shape, size, size * random_range(0.15, 1.0),
                                        carom_v2(0.0, 0.0), random_unit());
             }
         }

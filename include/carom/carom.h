@@ -286,7 +286,11 @@ CAROM_API int carom_body_is_awake(carom_body_id body);
 CAROM_API carom_status carom_body_set_sleep_enabled(carom_body_id body, int enabled);
 
 /* Forces and torques act during the next step, then are cleared. Only dynamic bodies respond;
- * for others these succeed and do nothing. force in N at a world point (m); torque in N·m. */
+ * for others these succeed and do nothing. force in N at a world point (m); torque in N·m.
+ * Besides each input, what it adds up to is bounded, for these and the impulses below: a call
+ * that would leave the body's linear or angular velocity, or the force or torque it carries into
+ * the next step, above CAROM_MAX_MAGNITUDE is refused with CAROM_ERROR_OUT_OF_RANGE and changes
+ * nothing. */
 CAROM_API carom_status carom_body_apply_force(carom_body_id body, carom_vec2 force,
                                               carom_vec2 point);
 CAROM_API carom_status carom_body_apply_force_to_center(carom_body_id body, carom_vec2 force);
@@ -306,7 +310,8 @@ CAROM_API carom_shape_id carom_create_polygon_shape(carom_body_id body, const ca
                                                     const carom_polygon* polygon);
 CAROM_API carom_shape_id carom_create_segment_shape(carom_body_id body, const carom_shape_def* def,
                                                     const carom_segment* segment);
-/* A box: half extents (m, > 0), centre in the body frame, angle (rad) relative to the body. */
+/* A box: half extents (m, each at least CAROM_MIN_BOX_HALF_EXTENT), centre in the body frame,
+ * angle (rad) relative to the body. */
 CAROM_API carom_shape_id carom_create_box_shape(carom_body_id body, const carom_shape_def* def,
                                                 double half_width, double half_height,
                                                 carom_vec2 center, double angle);

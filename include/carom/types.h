@@ -101,8 +101,9 @@ typedef struct carom_filter {
 } carom_filter;
 
 /* The smallest non-zero density (kg/m²). With the smallest shapes (CAROM_MIN_RADIUS,
- * CAROM_POLYGON_WELD_TOLERANCE) it keeps a body's mass above about 1e-11 kg, so that the largest
- * forces carom accepts (CAROM_MAX_MAGNITUDE) cannot overflow a step. */
+ * CAROM_MIN_BOX_HALF_EXTENT, polygons' CAROM_POLYGON_WELD_TOLERANCE) it keeps a body's mass above
+ * 3e-12 kg, so that the largest forces carom accepts (CAROM_MAX_MAGNITUDE) cannot overflow a
+ * step. */
 #define CAROM_MIN_DENSITY 1e-6
 
 typedef struct carom_shape_def {

@@ -432,16 +432,44 @@ carom_status carom_make_fixed_stepper(double dt, int max_steps_per_frame,
     return status;
 }
 
+/* A stepper as carom_make_fixed_stepper() made it and carom_world_advance() keeps it: a valid dt
+ * and step count, and a finite, non-negative accumulator and dropped time (the accumulator is
+ * below dt unless a step failed). A NaN accumulator is never >= dt, so the world would silently
+ * never step again; a negative one would swallow frames. Either means the struct was filled or
+ * changed by hand. */
+static carom_status check_stepper(const carom_fixed_stepper* stepper) {
+    carom_status status = CAROM_OK;
+    if (!(stepper->dt > 0.0 && stepper->dt <= CAROM_MAX_MAGNITUDE &&
+          stepper->max_steps_per_frame >= 1)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "fixed stepper has dt %g s and max_steps_per_frame %d: it is not "
+                            "initialised; make it with carom_make_fixed_stepper()",
+                            stepper->dt, stepper->max_steps_per_frame);
+    } else if (!(stepper->accumulator >= 0.0 && isfinite(stepper->accumulator))) {
+        status = carom_fail(isfinite(stepper->accumulator) ? CAROM_ERROR_OUT_OF_RANGE
+                                                           : CAROM_ERROR_NOT_FINITE,
+                            "fixed stepper accumulator is %g s: it must be finite and >= 0; "
+                            "only carom_make_fixed_stepper() and carom_world_advance() should "
+                            "set it",
+                            stepper->accumulator);
+    } else if (!(stepper->dropped_time >= 0.0 && isfinite(stepper->dropped_time))) {
+        status = carom_fail(isfinite(stepper->dropped_time) ? CAROM_ERROR_OUT_OF_RANGE
+                                                            : CAROM_ERROR_NOT_FINITE,
+                            "fixed stepper dropped_time is %g s: it must be finite and >= 0; "
+                            "reset it to 0 if you want to restart the count",
+                            stepper->dropped_time);
+    }
+    return status;
+}
+
 carom_status carom_world_advance(carom_world_id id, carom_fixed_stepper* stepper,
                                  double frame_time, int* steps_taken, double* alpha) {
     if (stepper == NULL) {
         return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "fixed stepper is NULL");
     }
     carom_status status = carom_check_non_negative(frame_time, "frame time");
-    if (status == CAROM_OK && !(stepper->dt > 0.0 && stepper->max_steps_per_frame >= 1)) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "fixed stepper is not initialised: make it with "
-                            "carom_make_fixed_stepper()");
+    if (status == CAROM_OK) {
+        status = check_stepper(stepper);
     }
     if (status != CAROM_OK) {
         return status;

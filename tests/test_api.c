@@ -483,3 +483,34 @@ Test(api, forces_and_impulses_whose_effect_is_too_large_are_refused) {
                  CAROM_OK);
     cr_assert_gt(carom_body_get_linear_velocity(body).x, 0.0);
 }
+
+/* Issue 21: carom_world_advance accepted a stepper whose accumulator was NaN, and never stepped
+ * again (NaN >= dt is false), returning OK every frame. */
+Test(api, a_stepper_with_an_invalid_accumulator_is_refused) {
+    carom_fixed_stepper stepper;
+    cr_assert_eq(carom_make_fixed_stepper(1.0 / 60.0, 4, &stepper), CAROM_OK);
+    const double bad[] = {NAN, INFINITY, -INFINITY, -0.001};
+    const carom_status expected[] = {CAROM_ERROR_NOT_FINITE, CAROM_ERROR_NOT_FINITE,
+                                     CAROM_ERROR_NOT_FINITE, CAROM_ERROR_OUT_OF_RANGE};
+    for (int i = 0; i < 4; ++i) {
+        carom_fixed_stepper broken = stepper;
+        broken.accumulator = bad[i];
+        int steps = -1;
+        cr_assert_eq(carom_world_advance(world, &broken, 0.1, &steps, NULL), expected[i],
+                     "accumulator %g", bad[i]);
+        cr_assert_neq(strstr(carom_last_error(), "accumulator"), NULL, "%s", carom_last_error());
+        cr_assert_eq(steps, -1, "nothing written");
+    }
+    carom_fixed_stepper broken = stepper;
+    broken.dropped_time = NAN;
+    cr_assert_eq(carom_world_advance(world, &broken, 0.1, NULL, NULL), CAROM_ERROR_NOT_FINITE);
+    cr_assert_neq(strstr(carom_last_error(), "dropped_time"), NULL);
+    broken = stepper;
+    broken.dt = 0.0;
+    cr_assert_eq(carom_world_advance(world, &broken, 0.1, NULL, NULL), CAROM_ERROR_OUT_OF_RANGE);
+    assert_unchanged();
+    /* the good stepper steps */
+    int steps = 0;
+    cr_assert_eq(carom_world_advance(world, &stepper, 0.05, &steps, NULL), CAROM_OK);
+    cr_assert_eq(steps, 3);
+}

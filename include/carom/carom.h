@@ -59,7 +59,8 @@ CAROM_API carom_world_counters carom_world_get_counters(carom_world_id world);
  * Make one with carom_make_fixed_stepper(dt, max_steps_per_frame). */
 typedef struct carom_fixed_stepper {
     double dt;               /* the fixed step (s) */
-    double accumulator;      /* time not yet stepped (s), in [0, dt) after each advance */
+    double accumulator;      /* time not yet stepped (s), in [0, dt) after each advance
+                                that took every step it could */
     int max_steps_per_frame; /* at most this many steps per call */
     double dropped_time;     /* total time discarded because a frame needed more steps (s) */
 } carom_fixed_stepper;
@@ -70,7 +71,11 @@ CAROM_API carom_status carom_make_fixed_stepper(double dt, int max_steps_per_fra
 /* Add frame_time (s, finite, >= 0) and take as many whole steps as fit, at most
  * max_steps_per_frame; the time a frame could not use (a long stall) is added to dropped_time
  * rather than carried, so a slow frame cannot snowball. *steps_taken and *alpha (the fraction of
- * a step left over, in [0, 1), for interpolating drawn poses) may be NULL. */
+ * a step left over, in [0, 1), for interpolating drawn poses) may be NULL. A stepper whose fields
+ * are not what carom_make_fixed_stepper() and this function leave there (dt or
+ * max_steps_per_frame out of range, an accumulator or dropped_time that is negative, NaN or
+ * infinite) is refused with CAROM_ERROR_OUT_OF_RANGE or CAROM_ERROR_NOT_FINITE and not used:
+ * a NaN accumulator would otherwise stop the world from ever stepping again. */
 CAROM_API carom_status carom_world_advance(carom_world_id world, carom_fixed_stepper* stepper,
                                            double frame_time, int* steps_taken, double* alpha);
 

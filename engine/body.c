@@ -135,6 +135,22 @@ carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* d
     return carom_make_body_id(world, body);
 }
 
+/* The body's rotational inertia about its center of mass (body->local_center, set): each shape's
+ * own inertia moved there by the parallel axis theorem. Summing about the body origin and
+ * subtracting mass * |center|^2 once would be shorter, but for shapes far from the origin it
+ * subtracts two nearly equal numbers: a 1 m shape 1e8 m off the origin lost every digit, and the
+ * body got a zero or negative inertia. Offsets from the center of mass are small where it
+ * matters, so this sum has no cancellation. */
+static double inertia_about_center(const carom_world* world, const carom_body* body) {
+    double inertia = 0.0;
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        carom_mass_data data = carom_shape_compute_mass(&world->shapes[s]);
+        carom_vec2 offset = carom_sub(data.center, body->local_center);
+        inertia += data.rotational_inertia + data.mass * carom_dot(offset, offset);
+    }
+    return inertia;
+}
+
 void carom_body_update_mass(carom_world* world, carom_body* body) {
     bool was_massless = body->massless;
     body->mass = 0.0;
@@ -145,14 +161,11 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
     body->massless = false;
     if (body->type == CAROM_BODY_DYNAMIC) {
         double mass = 0.0;
-        double inertia_about_origin = 0.0;
         carom_vec2 weighted_center = {0.0, 0.0};
         for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
             carom_mass_data data = carom_shape_compute_mass(&world->shapes[s]);
             mass += data.mass;
             weighted_center = carom_mul_add(weighted_center, data.mass, data.center);
-            inertia_about_origin += data.rotational_inertia +
-                                    data.mass * carom_dot(data.center, data.center);
         }
         /* A mass below the smallest normal double (a density of 1e-320, a circle of radius
          * 1e-160) has no finite inverse and would put NaN in the world: such a body counts as
@@ -161,8 +174,7 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
             body->mass = mass;
             body->inv_mass = 1.0 / mass;
             body->local_center = carom_scale(1.0 / mass, weighted_center);
-            body->inertia = inertia_about_origin -
-                            mass * carom_dot(body->local_center, body->local_center);
+            body->inertia = inertia_about_center(world, body);
             body->inv_inertia = body->inertia >= DBL_MIN ? 1.0 / body->inertia : 0.0;
         } else {
             body->massless = true;

@@ -514,3 +514,37 @@ Test(api, a_stepper_with_an_invalid_accumulator_is_refused) {
     cr_assert_eq(carom_world_advance(world, &stepper, 0.05, &steps, NULL), CAROM_OK);
     cr_assert_eq(steps, 3);
 }
+
+/* Issue 21: a shape placed 1e8 to 1e12 m from its body's origin gave the body zero or negative
+ * rotational inertia (the parallel axis term cancelled every digit). */
+Test(api, shapes_far_from_the_body_origin_keep_their_inertia) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    carom_shape_def shape = carom_default_shape_def();
+    const double offsets[] = {1e8, 1e10, 1e12};
+    for (int i = 0; i < 3; ++i) {
+        double d = offsets[i];
+        carom_body_id far = carom_create_body(world, &def);
+        carom_circle circle = {{d, -d}, 0.5};
+        carom_create_circle_shape(far, &shape, &circle);
+        double mass = carom_body_get_mass(far);
+        double expected = 0.5 * mass * 0.25;
+        cr_assert_float_eq(carom_body_get_rotational_inertia(far), expected, 1e-9 * expected,
+                           "offset %g: inertia %g, expected %g", d,
+                           carom_body_get_rotational_inertia(far), expected);
+        /* two unit boxes 2 m apart, both far off the origin: as if they were at the origin */
+        carom_body_id pair = carom_create_body(world, &def);
+        cr_assert(carom_shape_is_valid(
+            carom_create_box_shape(pair, &shape, 0.5, 0.5, carom_v2(d - 3.0, d), 0.0)));
+        cr_assert(carom_shape_is_valid(
+            carom_create_box_shape(pair, &shape, 0.5, 0.5, carom_v2(d - 1.0, d), 0.0)));
+        double pair_expected = 2.0 * (1.0 / 6.0 + 1.0);
+        cr_assert_float_eq(carom_body_get_rotational_inertia(pair), pair_expected,
+                           1e-6 * pair_expected, "offset %g: inertia %g, expected %g", d,
+                           carom_body_get_rotational_inertia(pair), pair_expected);
+        cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+        cr_assert(isfinite(carom_body_get_angular_velocity(far)));
+        carom_destroy_body(far);
+        carom_destroy_body(pair);
+    }
+}

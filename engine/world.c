@@ -53,10 +53,23 @@ carom_world* carom_get_world_checked(carom_world_id id) {
 
 carom_status carom_check_unlocked(const carom_world* world, const char* action) {
     if (world->locked) {
-        return carom_fail(CAROM_ERROR_WORLD_LOCKED,
-                          "cannot %s during a step; do it after carom_world_step returns", action);
+        const char* holder = world->locked_by != NULL
+                                 ? world->locked_by
+                                 : "during a step; do it after carom_world_step returns";
+        return carom_fail(CAROM_ERROR_WORLD_LOCKED, "cannot %s %s", action, holder);
     }
     return CAROM_OK;
+}
+
+void carom_lock_world(carom_world* world, const char* holder) {
+    CAROM_ASSERT(!world->locked);
+    world->locked = true;
+    world->locked_by = holder;
+}
+
+void carom_unlock_world(carom_world* world) {
+    world->locked = false;
+    world->locked_by = NULL;
 }
 
 carom_status carom_check_world_def(const carom_world_def* def) {
@@ -261,7 +274,7 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     if (status != CAROM_OK) {
         return status;
     }
-    world->locked = true;
+    carom_lock_world(world, NULL);
     arrsetlen(world->begin_events, 0);
     arrsetlen(world->end_events, 0);
     arrsetlen(world->hit_events, 0);
@@ -280,7 +293,7 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     /* 5. sleep: islands that have rested long enough stop being simulated */
     carom_sleep_step(world);
     world->step_count += 1;
-    world->locked = false;
+    carom_unlock_world(world);
     return CAROM_OK;
 }
 

@@ -167,7 +167,17 @@ CAROM_API carom_sensor_events carom_world_get_sensor_events(carom_world_id world
 /* Queries see the world as of the end of the last step (or creation). Each takes a filter:
  * a shape is considered when carom_filter rules let the filter and the shape's filter collide
  * (carom_default_filter() sees everything). Results come in a fixed order, never in memory or
- * hash order. Ray casts pass through sensors; overlap queries report them. */
+ * hash order. Ray casts pass through sensors; overlap queries report them.
+ *
+ * What a callback may do (these query callbacks and carom_debug_draw's): while it runs, its
+ * world is locked. It may read the world: every getter, the carom_*_is_valid functions, counters,
+ * events, carom_world_hash, and user data (get and set). Anything that changes the world or
+ * reuses its query state is refused with CAROM_ERROR_WORLD_LOCKED and does nothing: destroying
+ * the world, creating or destroying bodies, shapes, chains or vehicles, stepping or advancing,
+ * setters, forces and impulses, waking, saving or restoring a snapshot, and another query or draw
+ * of the same world. Other worlds may be used freely. To act on what a query found, collect the
+ * ids in the callback and act after the query returns. A callback must return normally (not
+ * longjmp out): the lock is released when the query or draw returns. */
 
 typedef struct carom_ray_result {
     carom_shape_id shape; /* null when nothing was hit */
@@ -231,7 +241,8 @@ typedef struct carom_debug_draw {
 #define CAROM_COLOR_CONTACT 0xff3333u
 #define CAROM_COLOR_AABB 0xcc66ccu
 
-/* Draw the world through the callbacks, shapes in shape-id order. */
+/* Draw the world through the callbacks, shapes in shape-id order. The world is locked while the
+ * callbacks run: they may read it, not change it (see the Queries section above). */
 CAROM_API carom_status carom_world_draw(carom_world_id world, const carom_debug_draw* draw);
 
 /* ---- Bodies ----------------------------------------------------------------------------- */

@@ -22,8 +22,8 @@ carom_body* carom_get_body_checked(carom_body_id id, carom_world** world_out, co
     }
     if (body == NULL) {
         carom_fail(CAROM_ERROR_INVALID_ID,
-                   "%s: body id %d is null, destroyed, or from a destroyed world", what,
-                   (int)id.index1 - 1);
+                   "%s: body id %lld is null, destroyed, or from a destroyed world", what,
+                   (long long)id.index1 - 1); /* not int: index1 may be INT32_MIN */
         world = NULL;
     }
     if (world_out != NULL) {

@@ -24,8 +24,8 @@ carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out,
     }
     if (shape == NULL) {
         carom_fail(CAROM_ERROR_INVALID_ID,
-                   "%s: shape id %d is null, destroyed, or from a destroyed world", what,
-                   (int)id.index1 - 1);
+                   "%s: shape id %lld is null, destroyed, or from a destroyed world", what,
+                   (long long)id.index1 - 1); /* not int: index1 may be INT32_MIN */
         world = NULL;
     }
     if (world_out != NULL) {

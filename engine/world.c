@@ -2,7 +2,14 @@
  *
  * Worlds are reached through a fixed table of slots, so a world id is two small integers and a
  * destroyed world's id is recognised by its slot generation. Creating and destroying worlds takes
- * a spin lock over the table; using a world does not. */
+ * a spin lock over the table; resolving an id does not, so that every API call stays cheap, but
+ * it reads the slot through atomics ordered against the writers (see world_slot): an id can be
+ * resolved on one thread while another creates or destroys worlds.
+ *
+ * A slot's generation is 16 bits. Rather than wrap, which would make the ids of the slot's
+ * first worlds valid again, a slot is retired once a world with generation UINT16_MAX has been
+ * destroyed in it: a process can create CAROM_MAX_WORLDS * 65,535 worlds (8,388,480) over its
+ * life, at most CAROM_MAX_WORLDS at once. */
 #include "core.h"
 
 #include "ds.h"
@@ -12,10 +19,17 @@
 #include <stdatomic.h>
 #include <string.h>
 
+/* A creator stores the generation, then publishes the world with a release store; a reader
+ * loads the world with acquire, then the generation. So a reader that finds the new world also
+ * finds its generation, and a stale id never resolves to the world that took its slot (with the
+ * old stores, world first and plain, it could for an instant). */
 typedef struct world_slot {
-    carom_world* world;
-    uint16_t generation;
+    _Atomic(carom_world*) world; /* NULL when free */
+    _Atomic uint16_t generation; /* of the slot's last world; 0: never used */
 } world_slot;
+
+/* The last generation a slot hands out; once that world is destroyed the slot stays free. */
+#define RETIRED_GENERATION UINT16_MAX
 
 static world_slot world_slots[CAROM_MAX_WORLDS];
 static atomic_flag registry_lock = ATOMIC_FLAG_INIT;
@@ -32,10 +46,12 @@ carom_world* carom_get_world_from_parts(uint16_t world0, uint16_t world_generati
         return NULL;
     }
     world_slot* slot = &world_slots[world0];
-    if (slot->world == NULL || slot->generation != world_generation) {
+    carom_world* world = atomic_load_explicit(&slot->world, memory_order_acquire);
+    if (world == NULL ||
+        atomic_load_explicit(&slot->generation, memory_order_relaxed) != world_generation) {
         return NULL;
     }
-    return slot->world;
+    return world;
 }
 
 carom_world* carom_get_world_checked(carom_world_id id) {
@@ -141,29 +157,45 @@ carom_world_id carom_create_world(const carom_world_def* def) {
     }
     lock_registry();
     int free_slot = -1;
-    for (int i = 0; i < CAROM_MAX_WORLDS; ++i) {
-        if (world_slots[i].world == NULL) {
+    int retired = 0;
+    for (int i = 0; i < CAROM_MAX_WORLDS && free_slot < 0; ++i) {
+        world_slot* slot = &world_slots[i];
+        if (atomic_load_explicit(&slot->world, memory_order_relaxed) != NULL) {
+            continue;
+        }
+        if (atomic_load_explicit(&slot->generation, memory_order_relaxed) == RETIRED_GENERATION) {
+            retired += 1;
+        } else {
             free_slot = i;
-            break;
         }
     }
     if (free_slot < 0) {
         unlock_registry();
-        carom_fail(CAROM_ERROR_TOO_MANY_WORLDS,
-                   "%d worlds exist already: destroy one before creating another",
-                   CAROM_MAX_WORLDS);
+        if (retired > 0) {
+            carom_fail(CAROM_ERROR_TOO_MANY_WORLDS,
+                       "%d worlds exist and %d world slots are retired: each slot serves %d "
+                       "worlds, so that no world id is ever reused; destroy a world, or create "
+                       "fewer over the life of the process",
+                       CAROM_MAX_WORLDS - retired, retired, RETIRED_GENERATION);
+        } else {
+            carom_fail(CAROM_ERROR_TOO_MANY_WORLDS,
+                       "%d worlds exist already: destroy one before creating another",
+                       CAROM_MAX_WORLDS);
+        }
         return carom_null_world_id;
     }
+    world_slot* slot = &world_slots[free_slot];
     carom_world* world = carom_alloc(sizeof(carom_world));
     memset(world, 0, sizeof(*world));
     world->index = (uint16_t)free_slot;
-    world->generation = (uint16_t)(world_slots[free_slot].generation + 1);
+    world->generation =
+        (uint16_t)(atomic_load_explicit(&slot->generation, memory_order_relaxed) + 1);
     world->def = *def;
     world->scene_revision = 1;
     world->awake_revision = 1;
     carom_broad_phase_init(&world->broad_phase, def->cell_size);
-    world_slots[free_slot].world = world;
-    world_slots[free_slot].generation = world->generation;
+    atomic_store_explicit(&slot->generation, world->generation, memory_order_relaxed);
+    atomic_store_explicit(&slot->world, world, memory_order_release);
     unlock_registry();
     carom_world_id id = {(uint16_t)(free_slot + 1), world->generation};
     return id;
@@ -210,7 +242,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     carom_sleep_destroy(world);
     carom_snapshot_destroy(world);
     lock_registry();
-    world_slots[world->index].world = NULL;
+    atomic_store_explicit(&world_slots[world->index].world, NULL, memory_order_release);
     unlock_registry();
     carom_free(world);
     return CAROM_OK;

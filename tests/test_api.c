@@ -4,6 +4,8 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 static carom_world_id world;
@@ -547,4 +549,130 @@ Test(api, shapes_far_from_the_body_origin_keep_their_inertia) {
         carom_destroy_body(far);
         carom_destroy_body(pair);
     }
+}
+
+/* Issue 21: world generations were 16 bits and wrapped after 65,536 create/destroy cycles, so a
+ * stale world id, and the ids of its bodies, became valid again for a new world. A slot is now
+ * retired when its generation would wrap. */
+Test(api, stale_world_ids_stay_invalid_after_65536_cycles) {
+    carom_world_def def = carom_default_world_def();
+    carom_world_id first = carom_create_world(&def);
+    carom_body_def body_def = carom_default_body_def();
+    carom_body_id first_body = carom_create_body(first, &body_def);
+    cr_assert_eq(carom_destroy_world(first), CAROM_OK);
+    carom_world_id last = first;
+    for (int cycle = 1; cycle <= 70000; ++cycle) {
+        carom_world_id id = carom_create_world(&def);
+        cr_assert(carom_world_is_valid(id), "cycle %d: %s", cycle, carom_last_error());
+        carom_body_id body_id = carom_create_body(id, &body_def);
+        cr_assert_not(carom_world_is_valid(first), "cycle %d: the first world's id is valid again",
+                      cycle);
+        cr_assert_not(carom_body_is_valid(first_body),
+                      "cycle %d: the first world's body id is valid again", cycle);
+        cr_assert_not(carom_world_is_valid(last), "cycle %d", cycle);
+        cr_assert_eq(carom_destroy_world(id), CAROM_OK);
+        cr_assert_not(carom_body_is_valid(body_id));
+        last = id;
+    }
+    /* the slot served its 65,535 worlds and was retired: creation moved to the next slot */
+    cr_assert_neq(last.index1, first.index1);
+}
+
+/* When every slot is either in use or retired, creation says so. */
+Test(api, a_process_runs_out_of_world_slots_with_a_message) {
+    carom_world_def def = carom_default_world_def();
+    /* retire the slots after setup's world and one more, keeping one world to hold a slot */
+    carom_world_id held = carom_create_world(&def);
+    int retired = 0;
+    while (retired < CAROM_MAX_WORLDS - 2) {
+        carom_world_id id = carom_create_world(&def);
+        cr_assert(carom_world_is_valid(id), "%s", carom_last_error());
+        carom_destroy_world(id);
+        if (id.generation == UINT16_MAX) {
+            retired += 1;
+        }
+    }
+    carom_world_id none = carom_create_world(&def);
+    cr_assert(CAROM_IS_NULL(none));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_TOO_MANY_WORLDS);
+    cr_assert_neq(strstr(carom_last_error(), "retired"), NULL, "%s", carom_last_error());
+    /* destroying a world frees a slot that still has generations left */
+    cr_assert_eq(carom_destroy_world(held), CAROM_OK);
+    carom_world_id again = carom_create_world(&def);
+    cr_assert(carom_world_is_valid(again));
+    cr_assert_eq(again.index1, held.index1);
+    cr_assert_neq(again.generation, held.generation);
+    carom_destroy_world(again);
+}
+
+/* Issue 21: an id with a negative index overflowed a signed integer while the error message was
+ * written (index1 - 1 for INT32_MIN); UndefinedBehaviorSanitizer stops the test if it does. */
+Test(api, ids_with_negative_indices_are_refused_cleanly) {
+    carom_body_id bad_body = body;
+    bad_body.index1 = INT32_MIN;
+    cr_assert_not(carom_body_is_valid(bad_body));
+    cr_assert_eq(carom_destroy_body(bad_body), CAROM_ERROR_INVALID_ID);
+    cr_assert_neq(strstr(carom_last_error(), "-2147483649"), NULL, "%s", carom_last_error());
+    bad_body.index1 = -1;
+    cr_assert_eq(carom_body_get_position(bad_body).x, 0.0);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_INVALID_ID);
+    carom_shape_id bad_shape = {INT32_MIN, 0, body.world0, body.world_generation};
+    cr_assert_not(carom_shape_is_valid(bad_shape));
+    cr_assert_eq(carom_destroy_shape(bad_shape), CAROM_ERROR_INVALID_ID);
+    cr_assert_neq(strstr(carom_last_error(), "-2147483649"), NULL, "%s", carom_last_error());
+    carom_vehicle_id bad_vehicle = {INT32_MIN, 0, body.world0, body.world_generation};
+    cr_assert_not(carom_vehicle_is_valid(bad_vehicle));
+    cr_assert_eq(carom_destroy_vehicle(bad_vehicle), CAROM_ERROR_INVALID_ID);
+    cr_assert_neq(strstr(carom_last_error(), "-2147483649"), NULL, "%s", carom_last_error());
+    assert_unchanged();
+}
+
+/* Issue 21: resolving an id on one thread while another created a world raced on the registry:
+ * the new world was published before its generation, so for an instant a stale id resolved to
+ * the world that took its slot. One thread creates and destroys worlds and publishes each
+ * destroyed id; this one checks, as fast as it can, that the latest stays invalid. */
+typedef struct churn {
+    _Atomic uint32_t destroyed; /* the last destroyed world id, index1 << 16 | generation */
+    _Atomic int stop;
+    _Atomic int cycles;
+} churn;
+
+static void* churn_worlds(void* context) {
+    churn* c = context;
+    carom_world_def def = carom_default_world_def();
+    while (!atomic_load(&c->stop) && atomic_load(&c->cycles) < 1000000) {
+        carom_world_id id = carom_create_world(&def);
+        carom_destroy_world(id);
+        atomic_store(&c->destroyed, (uint32_t)id.index1 << 16 | id.generation);
+        atomic_fetch_add(&c->cycles, 1);
+    }
+    return NULL;
+}
+
+Test(api, stale_ids_resolve_safely_while_another_thread_creates_worlds) {
+    churn c = {0, 0, 0};
+    pthread_t thread;
+    cr_assert_eq(pthread_create(&thread, NULL, churn_worlds, &c), 0);
+    int checks = 0;
+    while (checks < 300000) {
+        uint32_t packed = atomic_load(&c.destroyed);
+        if (packed == 0) {
+            continue; /* the other thread has not destroyed its first world yet */
+        }
+        carom_world_id stale = {(uint16_t)(packed >> 16), (uint16_t)(packed & 0xffffu)};
+        int world_valid = carom_world_is_valid(stale);
+        carom_body_id stale_body = {1, 0, (uint16_t)(stale.index1 - 1), stale.generation};
+        int body_valid = carom_body_is_valid(stale_body);
+        if (world_valid || body_valid) {
+            atomic_store(&c.stop, 1);
+            pthread_join(thread, NULL);
+            cr_assert_fail("world {%u, %u} resolved after it was destroyed", stale.index1,
+                           stale.generation);
+        }
+        checks += 1;
+    }
+    atomic_store(&c.stop, 1);
+    pthread_join(thread, NULL);
+    cr_assert_gt(atomic_load(&c.cycles), 0);
+    cr_assert_gt(checks, 0);
 }

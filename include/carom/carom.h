@@ -5,7 +5,10 @@
  * Errors: fallible functions return a carom_status, creators return a null id on failure, and
  * carom_last_error() says what was wrong. On failure nothing changes.
  * Threads: different worlds may be used from different threads at once; one world must not be
- * used from two threads at once. */
+ * used from two threads at once (destroying it counts as using it). Creating and destroying
+ * worlds, and resolving any id (every call that takes one, the carom_*_is_valid functions
+ * included), are safe on any thread at any time: an id of a destroyed world stays invalid
+ * even while other threads create worlds in its slot. */
 #ifndef CAROM_CAROM_H
 #define CAROM_CAROM_H
 
@@ -23,10 +26,14 @@ extern "C" {
 
 /* ---- World ------------------------------------------------------------------------------ */
 
-/* At most this many worlds exist at once. */
+/* At most this many worlds exist at once. Over the life of a process, each of these slots
+ * serves 65,535 worlds and is then retired, so that no world id is ever valid twice: after
+ * CAROM_MAX_WORLDS * 65,535 (8,388,480) worlds, carom_create_world fails with
+ * CAROM_ERROR_TOO_MANY_WORLDS. */
 #define CAROM_MAX_WORLDS 128
 
-/* A new empty world. Null id on failure (bad def values, or CAROM_MAX_WORLDS already exist). */
+/* A new empty world. Null id on failure (bad def values, CAROM_MAX_WORLDS already exist, or every
+ * free slot is retired). */
 CAROM_API carom_world_id carom_create_world(const carom_world_def* def);
 /* Destroy a world and everything in it. Its ids become stale. */
 CAROM_API carom_status carom_destroy_world(carom_world_id world);

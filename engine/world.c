@@ -148,6 +148,10 @@ carom_status carom_check_world_def(const carom_world_def* def) {
         status = carom_check_non_negative(def->contact_recycle_distance,
                                           "world contact_recycle_distance");
     }
+    if (status == CAROM_OK && def->max_contacts < 1) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE, "world max_contacts is %d: it must be >= 1",
+                            def->max_contacts);
+    }
     return status;
 }
 
@@ -288,6 +292,17 @@ static int find_massless_body(const carom_world* world) {
     return -1;
 }
 
+/* The message for a step refused by the broad phase: more new pairs than max_contacts allows. */
+static carom_status refuse_contacts(const carom_world* world, int new_pairs) {
+    return carom_fail(CAROM_ERROR_TOO_MANY_CONTACTS,
+                      "the step would make %s%d new contacts besides the %d there are, more "
+                      "than the world's max_contacts (%d): shapes are piled too densely; spread "
+                      "them out or destroy some, or create the world with a larger "
+                      "max_contacts. The step was not taken",
+                      world->broad_phase.candidates_overflow ? "at least " : "", new_pairs,
+                      carom_id_pool_count(&world->contact_pool), world->def.max_contacts);
+}
+
 carom_status carom_world_step(carom_world_id id, double dt) {
     carom_world* world = carom_get_world_checked(id);
     if (world == NULL) {
@@ -307,13 +322,18 @@ carom_status carom_world_step(carom_world_id id, double dt) {
         return status;
     }
     carom_lock_world(world, NULL);
+    /* 1. broad phase: new pairs of shapes whose fattened boxes began to overlap; none made, and
+     *    the step refused, if they would exceed max_contacts */
+    int new_pairs = 0;
+    if (!carom_broad_phase_update_pairs(world, &new_pairs)) {
+        carom_unlock_world(world);
+        return refuse_contacts(world, new_pairs);
+    }
     arrsetlen(world->begin_events, 0);
     arrsetlen(world->end_events, 0);
     arrsetlen(world->hit_events, 0);
     arrsetlen(world->sensor_begin_events, 0);
     arrsetlen(world->sensor_end_events, 0);
-    /* 1. broad phase: new pairs of shapes whose fattened boxes began to overlap */
-    carom_broad_phase_update_pairs(world);
     /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
     carom_narrow_phase_collide(world, dt);
     /* 2b. vehicles: tyre, drive, brake and drag forces at the wheels, for the solver */

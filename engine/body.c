@@ -497,8 +497,8 @@ static carom_status add_force(carom_world* world, carom_body* body, const carom_
                               const double* torque, const char* cause) {
     carom_vec2 total_force = force != NULL ? carom_add(body->force, *force) : body->force;
     double total_torque = torque != NULL ? body->torque + *torque : body->torque;
-    carom_status status = check_result_vec2(body, total_force, cause, "force for the next step",
-                                            "N");
+    carom_status status =
+        check_result_vec2(body, total_force, cause, "force for the next step", "N");
     if (status == CAROM_OK) {
         status = check_result(body, total_torque, cause, "torque for the next step", "N*m");
     }
@@ -518,8 +518,7 @@ static carom_status add_velocity(carom_world* world, carom_body* body, const car
         linear != NULL ? carom_add(body->linear_velocity, *linear) : body->linear_velocity;
     double angular_velocity =
         angular != NULL ? body->angular_velocity + *angular : body->angular_velocity;
-    carom_status status = check_result_vec2(body, linear_velocity, cause, "linear velocity",
-                                            "m/s");
+    carom_status status = check_result_vec2(body, linear_velocity, cause, "linear velocity", "m/s");
     if (status == CAROM_OK) {
         status = check_result(body, angular_velocity, cause, "angular velocity", "rad/s");
     }

@@ -25,8 +25,8 @@ static uint32_t shape_color(const carom_shape* shape, const carom_body* body) {
     }
 }
 
-static void draw_shape(const carom_debug_draw* draw, const carom_shape* shape,
-                       carom_transform xf, uint32_t color) {
+static void draw_shape(const carom_debug_draw* draw, const carom_shape* shape, carom_transform xf,
+                       uint32_t color) {
     if (shape->type == CAROM_SHAPE_CIRCLE) {
         if (draw->draw_circle != NULL) {
             draw->draw_circle(carom_transform_point(xf, shape->circle.center),

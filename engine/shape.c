@@ -217,8 +217,8 @@ static carom_shape_id add_shape(carom_world* world, carom_body* body, const caro
     return carom_make_shape_id(world, shape);
 }
 
-static carom_shape_id attach_shape(carom_world* world, carom_body* body,
-                                   const carom_shape_def* def, const carom_shape* geometry) {
+static carom_shape_id attach_shape(carom_world* world, carom_body* body, const carom_shape_def* def,
+                                   const carom_shape* geometry) {
     carom_shape_id id = add_shape(world, body, def, geometry);
     carom_body_update_mass(world, body);
     return id;

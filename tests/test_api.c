@@ -399,13 +399,13 @@ Test(api, boxes_smaller_than_the_smallest_polygon_are_refused) {
     carom_shape_def def = carom_default_shape_def();
     const double tiny[] = {1e-149, 4.9e-324, 0.999 * CAROM_MIN_BOX_HALF_EXTENT};
     for (int i = 0; i < 3; ++i) {
-        assert_refused(shape_status(carom_create_box_shape(body, &def, tiny[i], 1.0,
-                                                           carom_v2(0.0, 0.0), 0.0)),
-                       CAROM_ERROR_OUT_OF_RANGE, "CAROM_MIN_BOX_HALF_EXTENT");
+        assert_refused(
+            shape_status(carom_create_box_shape(body, &def, tiny[i], 1.0, carom_v2(0.0, 0.0), 0.0)),
+            CAROM_ERROR_OUT_OF_RANGE, "CAROM_MIN_BOX_HALF_EXTENT");
         cr_assert_neq(strstr(carom_last_error(), "half width"), NULL, "%s", carom_last_error());
-        assert_refused(shape_status(carom_create_box_shape(body, &def, 1.0, tiny[i],
-                                                           carom_v2(0.0, 0.0), 0.0)),
-                       CAROM_ERROR_OUT_OF_RANGE, "half height");
+        assert_refused(
+            shape_status(carom_create_box_shape(body, &def, 1.0, tiny[i], carom_v2(0.0, 0.0), 0.0)),
+            CAROM_ERROR_OUT_OF_RANGE, "half height");
         carom_polygon polygon;
         cr_assert_eq(carom_make_box(tiny[i], tiny[i], carom_v2(0.0, 0.0), 0.0, &polygon),
                      CAROM_ERROR_OUT_OF_RANGE);
@@ -422,9 +422,9 @@ Test(api, the_smallest_lightest_shapes_stay_finite_under_the_largest_forces) {
     carom_body_id speck = carom_create_body(world, &def);
     carom_shape_def light = carom_default_shape_def();
     light.density = CAROM_MIN_DENSITY;
-    cr_assert(carom_shape_is_valid(carom_create_box_shape(
-        speck, &light, CAROM_MIN_BOX_HALF_EXTENT, CAROM_MIN_BOX_HALF_EXTENT, carom_v2(0.0, 0.0),
-        0.0)));
+    cr_assert(carom_shape_is_valid(carom_create_box_shape(speck, &light, CAROM_MIN_BOX_HALF_EXTENT,
+                                                          CAROM_MIN_BOX_HALF_EXTENT,
+                                                          carom_v2(0.0, 0.0), 0.0)));
     carom_circle circle = {{0.5, 0.0}, CAROM_MIN_RADIUS};
     cr_assert(carom_shape_is_valid(carom_create_circle_shape(speck, &light, &circle)));
     cr_assert_gt(carom_body_get_mass(speck), 1e-12);

@@ -185,9 +185,9 @@ typedef enum abuse {
 typedef struct abuser {
     abuse action;
     int calls;
-    carom_status status;    /* of the action, in the first callback */
-    char message[512];      /* its error message */
-    int could_read;         /* getters answered inside the callback */
+    carom_status status; /* of the action, in the first callback */
+    char message[512];   /* its error message */
+    int could_read;      /* getters answered inside the callback */
 } abuser;
 
 static int count_overlap(carom_shape_id shape, void* context) {
@@ -218,8 +218,8 @@ static void abuse_world(abuser* a) {
         break;
     case CREATE_BODY:
         for (int i = 0; i < 100 && status == CAROM_OK; ++i) {
-            status = CAROM_IS_NULL(carom_create_body(world, &body_def)) ? carom_last_status()
-                                                                        : CAROM_OK;
+            status =
+                CAROM_IS_NULL(carom_create_body(world, &body_def)) ? carom_last_status() : CAROM_OK;
         }
         break;
     case CREATE_SHAPE:
@@ -237,9 +237,8 @@ static void abuse_world(abuser* a) {
         status = carom_body_apply_linear_impulse(ball, carom_v2(1.0, 0.0), carom_v2(5.0, 0.0));
         break;
     case NESTED_RAY_CAST: {
-        carom_ray_result r = carom_world_cast_ray_closest(world, carom_v2(0.0, 0.0),
-                                                          carom_v2(20.0, 0.0),
-                                                          carom_default_filter());
+        carom_ray_result r = carom_world_cast_ray_closest(
+            world, carom_v2(0.0, 0.0), carom_v2(20.0, 0.0), carom_default_filter());
         status = r.hit ? CAROM_OK : carom_last_status();
         break;
     }
@@ -335,9 +334,9 @@ Test(query, overlap_callbacks_cannot_change_the_world) {
     carom_transform at_ball = {{5.0, 0.0}, {1.0, 0.0}};
     for (int action = 0; action < ABUSE_COUNT; ++action) {
         abuser a = {(abuse)action, 0, CAROM_OK, "", 0};
-        cr_assert_eq(carom_world_overlap_aabb(world, box, carom_default_filter(),
-                                              abuse_from_overlap, &a),
-                     CAROM_OK);
+        cr_assert_eq(
+            carom_world_overlap_aabb(world, box, carom_default_filter(), abuse_from_overlap, &a),
+            CAROM_OK);
         assert_world_intact(&a, "aabb overlap");
         abuser p = {(abuse)action, 0, CAROM_OK, "", 0};
         cr_assert_eq(carom_world_overlap_point(world, carom_v2(5.0, 0.0), carom_default_filter(),

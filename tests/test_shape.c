@@ -301,8 +301,8 @@ Test(shape, a_chain_of_200000_points_is_built_whole_and_holds_a_ball) {
         points[i] = carom_v2(radius * q.c, radius * q.s);
     }
     carom_shape_def shape = carom_default_shape_def();
-    cr_assert_eq(carom_create_chain(ground, &shape, points, POINTS, 1, segments), CAROM_OK,
-                 "%s", carom_last_error());
+    cr_assert_eq(carom_create_chain(ground, &shape, points, POINTS, 1, segments), CAROM_OK, "%s",
+                 carom_last_error());
     cr_assert_eq(carom_world_get_counters(world).shape_count, POINTS);
     /* every segment is a chain segment from point i to point i + 1, ghosts at i - 1 and i + 2 */
     carom_world* w = carom_get_world_checked(world);
@@ -319,8 +319,8 @@ Test(shape, a_chain_of_200000_points_is_built_whole_and_holds_a_ball) {
         cr_assert(chain->ghost2.x == after.x && chain->ghost2.y == after.y, "%d", i);
     }
     /* a ball dropped inside the ring comes to rest on its bottom */
-    carom_body_id ball = test_make_ball(world, carom_v2(0.0, -395.0), 0.5, carom_v2(0.0, 0.0),
-                                        0.6, 0.0);
+    carom_body_id ball =
+        test_make_ball(world, carom_v2(0.0, -395.0), 0.5, carom_v2(0.0, 0.0), 0.6, 0.0);
     test_step(world, 1.0 / 60.0, 180);
     cr_assert_float_eq(carom_body_get_position(ball).y, -radius + 0.5, 0.01);
     cr_assert_eq(carom_destroy_body(ground), CAROM_OK);

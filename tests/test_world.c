@@ -349,8 +349,8 @@ Test(world, a_pile_of_3000_circles_at_one_point_is_refused_in_bounded_memory) {
     carom_world_id world = make_pile(CAROM_DEFAULT_MAX_CONTACTS, 3000, balls);
     size_t built = peak_bytes;
     cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_TOO_MANY_CONTACTS);
-    cr_log_info("3000 circles: %.1f MB built, %.1f MB at the peak of the refused step",
-                built / 1e6, peak_bytes / 1e6);
+    cr_log_info("3000 circles: %.1f MB built, %.1f MB at the peak of the refused step", built / 1e6,
+                peak_bytes / 1e6);
     cr_assert_lt(peak_bytes, (size_t)64 << 20, "peak %zu bytes", peak_bytes);
     carom_destroy_world(world);
     cr_assert_eq(live_bytes, 0);

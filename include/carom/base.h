@@ -49,7 +49,7 @@ extern "C" {
     X(CAROM_ERROR_BUFFER_TOO_SMALL, "the output buffer is too small")                              \
     X(CAROM_ERROR_INVALID_SNAPSHOT, "the snapshot is truncated, corrupt or inconsistent")          \
     X(CAROM_ERROR_SNAPSHOT_VERSION, "the snapshot was written by an unsupported format version")   \
-    X(CAROM_ERROR_SCENE_MISMATCH, "the snapshot's state belongs to a different scene")            \
+    X(CAROM_ERROR_SCENE_MISMATCH, "the snapshot's state belongs to a different scene")             \
     X(CAROM_ERROR_TOO_MANY_CONTACTS, "the step would make more contacts than the world's "         \
                                      "max_contacts")
 

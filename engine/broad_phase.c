@@ -254,9 +254,38 @@ static double choose_cell_size(const carom_broad_phase* bp) {
     return count > 0 ? 2.0 * total / count : 1.0;
 }
 
-/* A new pair: fat boxes overlap, it may collide, and it is not a contact yet. */
+static int compare_keys(const void* a, const void* b) {
+    uint64_t x = *(const uint64_t*)a;
+    uint64_t y = *(const uint64_t*)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort the candidate keys and drop repeats (a pair found in two cells, or by both proxies). */
+static void sort_unique_candidates(carom_broad_phase* bp) {
+    uint64_t* keys = bp->candidate_pairs;
+    int count = (int)arrlen(keys);
+    if (count > 1) {
+        qsort(keys, (size_t)count, sizeof(uint64_t), compare_keys);
+    }
+    int unique = 0;
+    for (int i = 0; i < count; ++i) {
+        if (unique == 0 || keys[unique - 1] != keys[i]) {
+            keys[unique++] = keys[i];
+        }
+    }
+    arrsetlen(bp->candidate_pairs, unique);
+}
+
+/* A new pair: fat boxes overlap, it may collide, and it is not a contact yet. The list is
+ * bounded: once it holds twice the room max_contacts leaves (plus a little), it is
+ * de-duplicated, and if the distinct pairs still exceed the room the gathering stops. A pile of
+ * 3,000 circles at one point has 4.5 million pairs; listing them all, and then making them
+ * contacts, took more than 4 GB. */
 static void add_candidate(carom_world* world, int shape, int other) {
     carom_broad_phase* bp = &world->broad_phase;
+    if (bp->candidates_overflow) {
+        return;
+    }
     const carom_proxy* a = &bp->proxies[shape];
     const carom_proxy* b = &bp->proxies[other];
     if (!carom_aabb_overlaps(a->fat_aabb, b->fat_aabb) || !carom_proxies_may_pair(a, b)) {
@@ -265,6 +294,10 @@ static void add_candidate(carom_world* world, int shape, int other) {
     uint64_t key = carom_pair_key(shape, other);
     if (carom_hash_map_get(&world->pair_map, key) < 0) {
         arrput(bp->candidate_pairs, key);
+        if (arrlen(bp->candidate_pairs) > 2 * (ptrdiff_t)bp->candidate_room + 1024) {
+            sort_unique_candidates(bp);
+            bp->candidates_overflow = arrlen(bp->candidate_pairs) > bp->candidate_room;
+        }
     }
 }
 
@@ -302,12 +335,6 @@ static void query_proxy(carom_world* world, int shape) {
             add_candidate(world, shape, other);
         }
     }
-}
-
-static int compare_keys(const void* a, const void* b) {
-    uint64_t x = *(const uint64_t*)a;
-    uint64_t y = *(const uint64_t*)b;
-    return (x > y) - (x < y);
 }
 
 static int compare_ints(const void* a, const void* b) {
@@ -364,10 +391,11 @@ void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
     arrsetlen(*out, unique);
 }
 
-void carom_broad_phase_update_pairs(carom_world* world) {
+bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
     carom_broad_phase* bp = &world->broad_phase;
+    *new_pairs = 0;
     if (arrlen(bp->moved) == 0) {
-        return;
+        return true;
     }
     if (bp->cell_size == 0.0) {
         bp->cell_size = choose_cell_size(bp);
@@ -382,28 +410,29 @@ void carom_broad_phase_update_pairs(carom_world* world) {
         }
     }
     arrsetlen(bp->candidate_pairs, 0);
+    bp->candidate_room = world->def.max_contacts - carom_id_pool_count(&world->contact_pool);
+    bp->candidates_overflow = false;
     for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
         int shape = bp->moved[i];
         if (bp->proxies[shape].alive) {
             query_proxy(world, shape);
         }
     }
+    sort_unique_candidates(bp);
+    int count = (int)arrlen(bp->candidate_pairs);
+    *new_pairs = count;
+    if (bp->candidates_overflow || count > bp->candidate_room) {
+        return false; /* the moved proxies stay listed: the next update finds the pairs again */
+    }
     for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
         bp->proxies[bp->moved[i]].moved = false;
     }
     arrsetlen(bp->moved, 0);
-
-    uint64_t* keys = bp->candidate_pairs;
-    int count = (int)arrlen(keys);
-    if (count > 1) {
-        qsort(keys, (size_t)count, sizeof(uint64_t), compare_keys);
-    }
     for (int i = 0; i < count; ++i) {
-        if (i > 0 && keys[i] == keys[i - 1]) {
-            continue; /* found in two cells, or by both proxies */
-        }
-        carom_create_contact(world, (int)(keys[i] >> 32), (int)(keys[i] & 0xffffffffu));
+        uint64_t key = bp->candidate_pairs[i];
+        carom_create_contact(world, (int)(key >> 32), (int)(key & 0xffffffffu));
     }
+    return true;
 }
 
 void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size) {

@@ -22,6 +22,7 @@ carom_world_def carom_default_world_def(void) {
     def.sleep_angular_threshold = 2.0 * CAROM_PI / 180.0;
     def.time_to_sleep = 0.5;
     def.contact_recycle_distance = 0.01;
+    def.max_contacts = CAROM_DEFAULT_MAX_CONTACTS;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;
 }

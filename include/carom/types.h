@@ -29,6 +29,11 @@ typedef enum carom_shape_type {
  * cells buy nothing, and a cell too small for its inverse to be finite cannot be used at all. */
 #define CAROM_MIN_CELL_SIZE 1e-3
 
+/* The default bound on a world's contacts (carom_world_def.max_contacts). Touching contacts take
+ * about 800 bytes each while a step runs, so a million is about 0.8 GB; the largest benchmark
+ * scene (16,000 circles raining into a box) has at most 65,000. */
+#define CAROM_DEFAULT_MAX_CONTACTS 1000000
+
 typedef struct carom_world_def {
     carom_vec2 gravity;                /* m/s², default (0, -10) */
     int substeps;                      /* solver substeps per step, 1..64, default 4 */
@@ -67,6 +72,13 @@ typedef struct carom_world_def {
                                           each other less than this since it was made (m, >= 0;
                                           0: every manifold is made afresh each step). Saves the
                                           separating axis test in resting piles. default 0.01 */
+    int max_contacts;                  /* at most this many contacts (pairs of shapes whose
+                                          fattened boxes overlap) exist at once, >= 1, default
+                                          CAROM_DEFAULT_MAX_CONTACTS. A step that would make
+                                          more is refused with CAROM_ERROR_TOO_MANY_CONTACTS
+                                          and changes nothing, rather than let a dense pile take
+                                          all memory. A resource limit, not part of the scene:
+                                          snapshots do not store it */
     int internal_cookie; /* set by carom_default_world_def(); do not touch */
 } carom_world_def;
 
@@ -103,8 +115,9 @@ typedef struct carom_filter {
 } carom_filter;
 
 /* The smallest non-zero density (kg/m²). With the smallest shapes (CAROM_MIN_RADIUS,
- * CAROM_POLYGON_WELD_TOLERANCE) it keeps a body's mass above about 1e-11 kg, so that the largest
- * forces carom accepts (CAROM_MAX_MAGNITUDE) cannot overflow a step. */
+ * CAROM_MIN_BOX_HALF_EXTENT, polygons' CAROM_POLYGON_WELD_TOLERANCE) it keeps a body's mass above
+ * 3e-12 kg, so that the largest forces carom accepts (CAROM_MAX_MAGNITUDE) cannot overflow a
+ * step. */
 #define CAROM_MIN_DENSITY 1e-6
 
 typedef struct carom_shape_def {

@@ -138,6 +138,19 @@ def group_bad():
         os.mkdir(os.path.join(scratch, "folder"))
         check_refused(["run", "folder"], scratch,
                       "folder: cannot read the file: Is a directory\n", "a directory")
+        # A pile too dense for the engine's bound on contacts (issue 21: 3,000 circles at one
+        # point took 4 GB and aborted): a valid scene, so the step is refused, exit 1.
+        with open(os.path.join(scratch, "pile.json"), "w") as file:
+            circle = {"type": "dynamic", "shapes": [{"type": "circle", "radius": 0.5}]}
+            json.dump({"version": 1, "bodies": [circle] * 1500}, file)
+        status, out, err = run(["run", "pile.json", "--hash"], cwd=scratch)
+        check(status == 1, f"a pile too dense to step: exit {status}, expected 1")
+        check(out == "", f"a pile too dense to step: printed on stdout:\n{out}")
+        check(err == "carom: step 1 failed: the step would make 1124250 new contacts besides "
+              "the 0 there are, more than the world's max_contacts (1000000): shapes are piled "
+              "too densely; spread them out or destroy some, or create the world with a larger "
+              "max_contacts. The step was not taken\n",
+              f"a pile too dense to step: stderr\n{err}")
 
 
 # ---- arguments ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
  * <world>-<steps>.<full|state|scene>. The worlds are fixed and carom is deterministic, so running
  * it again writes the same bytes, unless the format changed. */
 #define _POSIX_C_SOURCE 200809L
+#include "atomic_file.h"
 #include "snapshot_worlds.h"
 
 #include <carom/snapshot.h>
@@ -65,9 +66,12 @@ static int save(carom_world_id world, carom_snapshot_parts parts, const char* di
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s-%d.%s", dir, name, steps, suffix);
-    FILE* file = fopen(path, "wb");
-    if (file == NULL || fwrite(buffer, 1, size, file) != size || fclose(file) != 0) {
-        perror(path);
+    atomic_file file; /* a seed is replaced whole or not at all, like every output */
+    if (!atomic_file_open(&file, path) || fwrite(buffer, 1, size, file.file) != size ||
+        !atomic_file_commit(&file)) {
+        atomic_file_failed(&file);
+        atomic_file_report(&file, "make_snapshot_corpus");
+        atomic_file_discard(&file);
         return -1;
     }
     printf("%s: %zu bytes\n", path, size);

@@ -51,7 +51,7 @@ static void remove_temporaries_and_die(int signal_number) {
 }
 
 void atomic_file_clean_up_on_signals(void) {
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
     for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); ++i) {
         struct sigaction old;
         if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) {

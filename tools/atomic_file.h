@@ -18,7 +18,9 @@
  * The new file gets the old one's permission bits (rwx for user, group and others) and, where
  * the process may set them, its owner and group; a new name gets 0666 less the umask, as
  * fopen gives it. A file the process may not write (by its mode, or on a read-only file
- * system) is refused as fopen would refuse it, although its folder would allow a rename.
+ * system) is refused as fopen would refuse it, although its folder would allow a rename; and a
+ * file in a folder the process may not write is refused although fopen would take it, since
+ * the temporary cannot be made.
  *
  * Use:
  *     atomic_file out;
@@ -102,8 +104,9 @@ void atomic_file_report(const atomic_file* f, const char* program);
 bool atomic_file_same_target(const char* a, const char* b);
 
 /* Remove the temporaries still open when the process is stopped by SIGINT, SIGTERM, SIGHUP,
- * SIGPIPE or SIGXFSZ (a file size limit), then die of the signal as before. Signals that are
- * ignored stay ignored. Call once, early, in a program that writes through atomic_file. */
+ * SIGQUIT, SIGPIPE or SIGXFSZ (a file size limit), then die of the signal as before. Signals
+ * that are ignored stay ignored. Call once, early, in a program that writes through
+ * atomic_file. */
 void atomic_file_clean_up_on_signals(void);
 
 #endif

@@ -1079,6 +1079,8 @@ def outputs_read_only(scratch):
         os.mkdir(folder)
         os.chmod(scratch, 0o755)  # an ordinary user must reach the folder
         write_previous_outputs(folder)
+        for name in os.listdir(folder):  # the files themselves writable: the folder is not
+            os.chmod(os.path.join(folder, name), 0o666)
         os.chmod(folder, 0o555)
         for option, name in OUTPUTS:
             check_failed_write(["run", EVERYTHING, option, name], folder,
@@ -1106,6 +1108,10 @@ def outputs_read_only(scratch):
         unmount(folder)
 
 
+def no_core_dump():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT would leave a core file
+
+
 def outputs_killed(scratch):
     """A long run stopped by a signal leaves no temporary and the earlier files as they were."""
     folder = os.path.join(scratch, "killed")
@@ -1116,12 +1122,12 @@ def outputs_killed(scratch):
     with open(busy, "w") as file:
         json.dump({"world": {"gravity": [0, 0]}, "bodies": balls}, file)
     write_previous_outputs(folder)
-    for signal_number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    for signal_number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
         before = folder_contents(folder)
         process = subprocess.Popen([CAROM, "run", busy, "--steps", "100000000", "--out",
                                     "state.json", "--trace", "trace.csv", "--every", "1000"],
                                    cwd=folder, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+                                   stderr=subprocess.DEVNULL, preexec_fn=no_core_dump)
         deadline = time.monotonic() + 60
         while (not any(name.startswith(".") for name in os.listdir(folder))
                and time.monotonic() < deadline and process.poll() is None):

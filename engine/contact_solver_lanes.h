@@ -377,19 +377,34 @@ static CAROM_FORCE_INLINE drive_lanes drive(lane_d separation, const spring_lane
 }
 
 /* One point's clamped normal impulse from the current velocities; applies it and updates the
- * accumulated and largest impulses. */
-static CAROM_FORCE_INLINE void solve_point(body_lanes* a, body_lanes* b, const constraint_lanes* c,
-                                           const point_lanes* p, const drive_lanes* d,
-                                           lane_d normal_mass, lane_d* accumulated,
-                                           lane_d* largest) {
+ * accumulated and largest impulses, in the lanes of `mask` only unless everywhere
+ * (apply_where). */
+static CAROM_FORCE_INLINE void solve_point_in(lane_mask mask, bool everywhere, body_lanes* a,
+                                              body_lanes* b, const constraint_lanes* c,
+                                              const point_lanes* p, const drive_lanes* d,
+                                              lane_d normal_mass, lane_d* accumulated,
+                                              lane_d* largest) {
     lane_d vn = relative_speed(a, b, p, c->nx, c->ny);
     lane_d impulse =
         -normal_mass * d->mass_scale * (vn + d->bias) - d->impulse_scale * *accumulated;
     lane_d total = lane_max(*accumulated + impulse, lane_zero());
     impulse = total - *accumulated;
-    *accumulated = total;
-    *largest = lane_max(impulse, *largest);
-    apply(a, b, c, p, impulse * c->nx, impulse * c->ny);
+    if (everywhere) {
+        *accumulated = total;
+        *largest = lane_max(impulse, *largest);
+        apply(a, b, c, p, impulse * c->nx, impulse * c->ny);
+    } else {
+        *accumulated = lane_select(mask, total, *accumulated);
+        *largest = lane_select(mask, lane_max(impulse, *largest), *largest);
+        apply_where(mask, a, b, c, p, impulse * c->nx, impulse * c->ny);
+    }
+}
+
+static CAROM_FORCE_INLINE void solve_point(body_lanes* a, body_lanes* b, const constraint_lanes* c,
+                                           const point_lanes* p, const drive_lanes* d,
+                                           lane_d normal_mass, lane_d* accumulated,
+                                           lane_d* largest) {
+    solve_point_in(lane_zero_mask(), true, a, b, c, p, d, normal_mass, accumulated, largest);
 }
 
 /* solve_point in the lanes of `mask` only (apply_where). */
@@ -397,48 +412,39 @@ static CAROM_FORCE_INLINE void solve_point_where(lane_mask mask, body_lanes* a, 
                                                  const constraint_lanes* c, const point_lanes* p,
                                                  const drive_lanes* d, lane_d normal_mass,
                                                  lane_d* accumulated, lane_d* largest) {
-    lane_d vn = relative_speed(a, b, p, c->nx, c->ny);
-    lane_d impulse =
-        -normal_mass * d->mass_scale * (vn + d->bias) - d->impulse_scale * *accumulated;
-    lane_d total = lane_max(*accumulated + impulse, lane_zero());
-    impulse = total - *accumulated;
-    *accumulated = lane_select(mask, total, *accumulated);
-    *largest = lane_select(mask, lane_max(impulse, *largest), *largest);
-    apply_where(mask, a, b, c, p, impulse * c->nx, impulse * c->ny);
+    solve_point_in(mask, false, a, b, c, p, d, normal_mass, accumulated, largest);
+}
+
+/* Friction at a point, within the cone of its normal impulse; in the lanes of `mask` only
+ * unless everywhere (apply_where). */
+static CAROM_FORCE_INLINE void solve_friction_in(lane_mask mask, bool everywhere, body_lanes* a,
+                                                 body_lanes* b, const constraint_lanes* c,
+                                                 const point_lanes* p, lane_d friction,
+                                                 lane_d tangent_mass, lane_d normal_impulse,
+                                                 lane_d* tangent_impulse) {
+    lane_d tx = c->ny;
+    lane_d ty = -c->nx;
+    lane_d vt = relative_speed(a, b, p, tx, ty);
+    lane_d impulse = -tangent_mass * vt;
+    lane_d max_friction = friction * normal_impulse;
+    lane_d total = *tangent_impulse + impulse;
+    total = lane_max(-max_friction, lane_min(total, max_friction));
+    impulse = total - *tangent_impulse;
+    if (everywhere) {
+        *tangent_impulse = total;
+        apply(a, b, c, p, impulse * tx, impulse * ty);
+    } else {
+        *tangent_impulse = lane_select(mask, total, *tangent_impulse);
+        apply_where(mask, a, b, c, p, impulse * tx, impulse * ty);
+    }
 }
 
 static CAROM_FORCE_INLINE void solve_friction(body_lanes* a, body_lanes* b,
                                               const constraint_lanes* c, const point_lanes* p,
                                               lane_d friction, lane_d tangent_mass,
                                               lane_d normal_impulse, lane_d* tangent_impulse) {
-    lane_d tx = c->ny;
-    lane_d ty = -c->nx;
-    lane_d vt = relative_speed(a, b, p, tx, ty);
-    lane_d impulse = -tangent_mass * vt;
-    lane_d max_friction = friction * normal_impulse;
-    lane_d total = *tangent_impulse + impulse;
-    total = lane_max(-max_friction, lane_min(total, max_friction));
-    impulse = total - *tangent_impulse;
-    *tangent_impulse = total;
-    apply(a, b, c, p, impulse * tx, impulse * ty);
-}
-
-/* solve_friction in the lanes of `mask` only (apply_where). */
-static CAROM_FORCE_INLINE void solve_friction_where(lane_mask mask, body_lanes* a, body_lanes* b,
-                                                    const constraint_lanes* c,
-                                                    const point_lanes* p, lane_d friction,
-                                                    lane_d tangent_mass, lane_d normal_impulse,
-                                                    lane_d* tangent_impulse) {
-    lane_d tx = c->ny;
-    lane_d ty = -c->nx;
-    lane_d vt = relative_speed(a, b, p, tx, ty);
-    lane_d impulse = -tangent_mass * vt;
-    lane_d max_friction = friction * normal_impulse;
-    lane_d total = *tangent_impulse + impulse;
-    total = lane_max(-max_friction, lane_min(total, max_friction));
-    impulse = total - *tangent_impulse;
-    *tangent_impulse = lane_select(mask, total, *tangent_impulse);
-    apply_where(mask, a, b, c, p, impulse * tx, impulse * ty);
+    solve_friction_in(lane_zero_mask(), true, a, b, c, p, friction, tangent_mass, normal_impulse,
+                      tangent_impulse);
 }
 
 /* The two normal impulses one after the other, each clamped, the deeper point first (exact
@@ -618,8 +624,8 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
                 solve_friction(&a, &b, &c, &p[j], friction, tangent_mass, normal[j],
                                &tangent_impulse);
             } else {
-                solve_friction_where(second, &a, &b, &c, &p[j], friction, tangent_mass,
-                                     normal[j], &tangent_impulse);
+                solve_friction_in(second, false, &a, &b, &c, &p[j], friction, tangent_mass,
+                                  normal[j], &tangent_impulse);
             }
             put(g, PF(j, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
         }

@@ -41,6 +41,11 @@ static CAROM_FORCE_INLINE lane_d lane_zero(void) {
     return (lane_d){0};
 }
 
+/* A mask with no lane set. */
+static CAROM_FORCE_INLINE lane_mask lane_zero_mask(void) {
+    return (lane_mask){0};
+}
+
 /* All bits of the mask where a > b, none elsewhere. */
 static CAROM_FORCE_INLINE lane_mask lane_greater(lane_d a, lane_d b) {
 #if CAROM_LANES == 1

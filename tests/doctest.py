@@ -33,9 +33,9 @@ import tempfile
 ILLUSTRATIVE = "<!-- doctest: illustrative -->"
 
 
-def sessions(path):
-    """Yield (line number, [(command, expected lines, index of the first)]) for each session
-    of the document (indices into its lines)."""
+def fenced_blocks(path):
+    """Yield (index of the opening fence, its line, the lines inside, the line before it) for
+    each fenced block."""
     with open(path, encoding="utf-8") as file:
         lines = file.read().split("\n")
     i = 0
@@ -50,8 +50,14 @@ def sessions(path):
             body.append(lines[i])
             i += 1
         i += 1
-        marked = start > 0 and lines[start - 1].strip() == ILLUSTRATIVE
-        if marked or not body or not body[0].startswith("$ "):
+        yield start, lines[start], body, lines[start - 1] if start > 0 else ""
+
+
+def sessions(path):
+    """Yield (line number, [(command, expected lines, index of the first)]) for each session
+    of the document (indices into its lines)."""
+    for start, _, body, before in fenced_blocks(path):
+        if before.strip() == ILLUSTRATIVE or not body or not body[0].startswith("$ "):
             continue
         steps = []
         for k, line in enumerate(body):
@@ -64,21 +70,9 @@ def sessions(path):
 
 def c_programs(path):
     """Yield (line number, name or None, source) for each C program of the document."""
-    with open(path, encoding="utf-8") as file:
-        lines = file.read().split("\n")
-    i = 0
-    while i < len(lines):
-        if lines[i].strip() != "```c":
-            i += 1
-            continue
-        start = i
-        i += 1
-        body = []
-        while i < len(lines) and not lines[i].startswith("```"):
-            body.append(lines[i])
-            i += 1
+    for start, fence, body, _ in fenced_blocks(path):
         source = "\n".join(body) + "\n"
-        if re.search(r"\bint main\(", source) is None:
+        if fence.strip() != "```c" or re.search(r"\bint main\(", source) is None:
             continue
         named = re.match(r"/\* ([A-Za-z_][A-Za-z0-9_]*)\.c:", body[0]) if body else None
         yield start + 1, named.group(1) if named else None, source

@@ -121,7 +121,7 @@ static CAROM_FORCE_INLINE lane_d lane_sqrt(lane_d x) {
 #if CAROM_LANES == 1
     return __builtin_sqrt(x);
 #else
-    lane_d r;
+    lane_d r = x; /* every lane is overwritten; starting from x keeps gcc -O3 from warning */
     for (int i = 0; i < CAROM_LANES; ++i) {
         r[i] = __builtin_sqrt(x[i]);
     }

@@ -1,4 +1,5 @@
-/* bench_carom: one timed run of a benchmark scene on carom (protocol: bench_common.h).
+/* bench_carom: one timed run of a benchmark scene on carom (protocol: bench_common.h), at its
+ * defaults (4 substeps), sleeping on (the default) or off (the world def's enable_sleep).
  * Variants: "ccd" (the defaults, continuous collision on) and "no-ccd" (continuous collision
  * off), so the cost of continuous collision can be read off the same benchmark run. */
 #include "bench_common.h"
@@ -19,9 +20,10 @@ static void destroy(void* world) {
     free(run);
 }
 
-static void* build(const carom_scene_desc* desc, const char* variant) {
+static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep) {
     carom_world_def def = carom_scene_world_def(desc->kind);
     def.enable_continuous = strcmp(variant, "no-ccd") != 0;
+    def.enable_sleep = enable_sleep;
     carom_run* run = calloc(1, sizeof *run);
     if (run == NULL) {
         return NULL;

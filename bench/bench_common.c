@@ -10,12 +10,16 @@
 #include <sys/resource.h>
 #include <time.h>
 
-static const char* const scene_names[] = {"rain", "pyramid", "arena", "stack"};
+/* In the order of carom_scene_kind. */
+static const char* const scene_names[] = {"rain",          "pyramid",       "arena", "stack",
+                                          "large_pyramid", "many_pyramids", "smash"};
 #define SCENE_COUNT ((int)(sizeof(scene_names) / sizeof(scene_names[0])))
 
-static double now_ms(void) {
+/* Milliseconds on the given clock: CLOCK_MONOTONIC, or CLOCK_PROCESS_CPUTIME_ID, the CPU time of
+ * this process alone, which a busy machine does not inflate while the run waits for a core. */
+static double clock_ms(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
@@ -43,8 +47,13 @@ static long peak_kb(void) {
 }
 
 static int usage(const bench_engine* engine) {
-    fprintf(stderr, "usage: bench_%s SCENE N [--steps S] [--variant V]\n", engine->name);
-    fprintf(stderr, "  SCENE: rain | pyramid | arena | stack; N >= 1; S >= 1 (default 600)\n");
+    fprintf(stderr, "usage: bench_%s SCENE N [--steps S] [--variant V] [--sleep on|off]\n",
+            engine->name);
+    fprintf(stderr, "  SCENE:");
+    for (int i = 0; i < SCENE_COUNT; ++i) {
+        fprintf(stderr, "%s %s", i == 0 ? "" : " |", scene_names[i]);
+    }
+    fprintf(stderr, "\n  N >= 1; S >= 1 (default: the scene's own, 600 or Box2D's count)\n");
     fprintf(stderr, "  V:");
     for (int i = 0; engine->variants[i] != NULL; ++i) {
         fprintf(stderr, " %s%s", engine->variants[i], i == 0 ? " (default)" : "");
@@ -65,8 +74,9 @@ static long parse_count(const char* text) {
 typedef struct run_options {
     carom_scene_kind kind;
     int size;
-    int steps;
+    int steps; /* 0: the scene's own */
     const char* variant;
+    int enable_sleep;
 } run_options;
 
 static int parse(int argc, char** argv, const bench_engine* engine, run_options* out) {
@@ -83,7 +93,7 @@ static int parse(int argc, char** argv, const bench_engine* engine, run_options*
     if (kind < 0 || size < 0 || size > 1000000) {
         return -1;
     }
-    *out = (run_options){(carom_scene_kind)kind, (int)size, 600, engine->variants[0]};
+    *out = (run_options){(carom_scene_kind)kind, (int)size, 0, engine->variants[0], 1};
     for (int i = 3; i < argc; i += 2) {
         if (i + 1 >= argc) {
             return -1;
@@ -104,6 +114,11 @@ static int parse(int argc, char** argv, const bench_engine* engine, run_options*
             if (out->variant == NULL) {
                 return -1;
             }
+        } else if (strcmp(argv[i], "--sleep") == 0) {
+            if (strcmp(argv[i + 1], "on") != 0 && strcmp(argv[i + 1], "off") != 0) {
+                return -1;
+            }
+            out->enable_sleep = strcmp(argv[i + 1], "on") == 0;
         } else {
             return -1;
         }
@@ -111,25 +126,59 @@ static int parse(int argc, char** argv, const bench_engine* engine, run_options*
     return 0;
 }
 
+/* How far from its start a body must end to count as drifted (m): the bound a standing
+ * large_pyramid keeps every box within (issue 14). */
+#define DRIFT_DISTANCE 0.25
+
 typedef struct stability {
     double top_displacement; /* m */
+    double max_displacement; /* m; NaN if any body's position is not finite */
+    double max_sideways;     /* the largest |dx| (m), slides and shear without the sag */
+    int drifted;
     int moved;
     int escaped;
 } stability;
 
 static stability measure(const carom_scene_desc* desc, const double* xy) {
-    stability s = {0.0, 0, 0};
+    stability s = {0.0, 0.0, 0.0, 0, 0, 0};
+    int blown_up = 0;
     for (int i = 0; i < desc->body_count; ++i) {
         double x = xy[2 * i], y = xy[2 * i + 1];
         double dx = x - desc->bodies[i].x, dy = y - desc->bodies[i].y;
+        double distance = sqrt(dx * dx + dy * dy);
+        blown_up |= !isfinite(distance);
+        s.max_displacement = fmax(s.max_displacement, distance);
+        s.max_sideways = fmax(s.max_sideways, fabs(dx));
+        s.drifted += !(distance <= DRIFT_DISTANCE);
         s.moved += fabs(dx) > 0.5 || fabs(dy) > 0.5;
         s.escaped += !(x >= desc->inside_min_x && x <= desc->inside_max_x &&
                        y >= desc->inside_min_y && y <= desc->inside_max_y);
         if (i == desc->body_count - 1) {
-            s.top_displacement = sqrt(dx * dx + dy * dy);
+            s.top_displacement = distance;
         }
     }
+    if (blown_up) { /* fmax skips NaN: a scene that blew up must not look calm */
+        s.max_displacement = NAN;
+        s.max_sideways = NAN;
+    }
     return s;
+}
+
+/* A distance for the JSON line: a scene that blew up has none, and NaN is what Python's json
+ * reads. */
+static void format_distance(char* out, size_t size, double distance) {
+    if (isfinite(distance)) {
+        snprintf(out, size, "%.6f", distance);
+    } else {
+        snprintf(out, size, "NaN");
+    }
+}
+
+/* Sleeping off means nothing sleeps, not even at creation: the scene's sleepers start awake. */
+static void wake_all(carom_scene_desc* desc) {
+    for (int i = 0; i < desc->body_count; ++i) {
+        desc->bodies[i].asleep = 0;
+    }
 }
 
 int bench_main(int argc, char** argv, const bench_engine* engine) {
@@ -140,38 +189,47 @@ int bench_main(int argc, char** argv, const bench_engine* engine) {
     long base_kb = peak_kb();
     carom_scene_desc desc;
     if (carom_scene_describe(options.kind, options.size, &desc) < 0) {
-        fprintf(stderr, "bench_%s: cannot describe the scene\n", engine->name);
+        fprintf(stderr, "bench_%s: cannot describe the scene %s %d (too large?)\n", engine->name,
+                scene_names[options.kind], options.size);
+        carom_scene_desc_free(&desc);
         return 1;
     }
+    if (!options.enable_sleep) {
+        wake_all(&desc);
+    }
+    int steps = options.steps > 0 ? options.steps : desc.steps;
     double* xy = malloc(sizeof(double) * 2 * (size_t)desc.body_count);
-    double build_start = now_ms();
-    void* world = xy == NULL ? NULL : engine->build(&desc, options.variant);
+    double build_start = clock_ms(CLOCK_MONOTONIC);
+    void* world = xy == NULL ? NULL : engine->build(&desc, options.variant, options.enable_sleep);
     if (world == NULL) {
         fprintf(stderr, "bench_%s: building the scene failed\n", engine->name);
         free(xy);
         carom_scene_desc_free(&desc);
         return 1;
     }
-    double step_start = now_ms();
-    for (int i = 0; i < options.steps; ++i) {
+    double step_start = clock_ms(CLOCK_MONOTONIC);
+    double cpu_start = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    for (int i = 0; i < steps; ++i) {
         engine->step(world, BENCH_DT);
     }
-    double end = now_ms();
+    double cpu_end = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    double end = clock_ms(CLOCK_MONOTONIC);
     long run_peak_kb = peak_kb();
     engine->positions(world, &desc, xy);
     stability s = measure(&desc, xy);
-    /* A scene that blew up has no finite displacement; NaN is what Python's json reads. */
-    char top[32] = "NaN";
-    if (isfinite(s.top_displacement)) {
-        snprintf(top, sizeof top, "%.6f", s.top_displacement);
-    }
-    printf("{\"engine\": \"%s\", \"variant\": \"%s\", \"scene\": \"%s\", \"n\": %d, "
-           "\"bodies\": %d, \"steps\": %d, \"ms_per_step\": %.6f, \"build_ms\": %.3f, "
-           "\"base_kb\": %ld, \"peak_kb\": %ld, \"top_displacement\": %s, \"moved\": %d, "
-           "\"escaped\": %d}\n",
-           engine->name, options.variant, scene_names[options.kind], options.size,
-           desc.body_count, options.steps, (end - step_start) / options.steps,
-           step_start - build_start, base_kb, run_peak_kb, top, s.moved, s.escaped);
+    char top[32], farthest[32], sideways[32];
+    format_distance(top, sizeof top, s.top_displacement);
+    format_distance(farthest, sizeof farthest, s.max_displacement);
+    format_distance(sideways, sizeof sideways, s.max_sideways);
+    printf("{\"engine\": \"%s\", \"variant\": \"%s\", \"sleep\": \"%s\", \"scene\": \"%s\", "
+           "\"n\": %d, \"bodies\": %d, \"steps\": %d, \"ms_per_step\": %.6f, "
+           "\"wall_ms_per_step\": %.6f, \"build_ms\": %.3f, \"base_kb\": %ld, \"peak_kb\": %ld, "
+           "\"top_displacement\": %s, \"max_displacement\": %s, \"max_sideways\": %s, "
+           "\"drifted\": %d, \"moved\": %d, \"escaped\": %d}\n",
+           engine->name, options.variant, options.enable_sleep ? "on" : "off",
+           scene_names[options.kind], options.size, desc.body_count, steps,
+           (cpu_end - cpu_start) / steps, (end - step_start) / steps, step_start - build_start,
+           base_kb, run_peak_kb, top, farthest, sideways, s.drifted, s.moved, s.escaped);
     engine->destroy(world);
     free(xy);
     carom_scene_desc_free(&desc);

@@ -1,9 +1,11 @@
 // bench_box2d: one timed run of a benchmark scene on Box2D 2.4 (protocol: bench_common.h),
 // through its public API at its defaults: b2World::Step(dt, 8, 3), continuous collision on for
-// the world (bodies are not bullets), sleep allowed, floats. The variant "no-ccd" turns
-// continuous collision off, to see what it costs (run_bench.py does not run it by default). Box2D mixes friction by geometric
-// mean and restitution by maximum, as carom does, and damps as carom does, so the description
-// maps one to one.
+// the world (bodies are not bullets), floats; sleep allowed (--sleep on, the default, with the
+// scene's sleepers created asleep: b2BodyDef::awake) or not (--sleep off). The variant "no-ccd"
+// turns continuous collision off, to see what it costs (run_bench.py does not run it by
+// default). Box2D mixes friction by geometric mean and restitution by maximum, as carom does,
+// and damps as carom does, so the description maps one to one; segment walls are two-sided
+// edges.
 #include "bench_common.h"
 
 #include <box2d/box2d.h>
@@ -29,10 +31,16 @@ void addWalls(b2World& world, const carom_scene_desc& desc) {
     for (int i = 0; i < desc.wall_count; ++i) {
         const carom_scene_wall& w = desc.walls[i];
         b2PolygonShape box;
-        box.SetAsBox(static_cast<float>(w.half_width), static_cast<float>(w.half_height),
-                     vec(w.x, w.y), 0.0f);
+        b2EdgeShape segment; // two-sided
         b2FixtureDef fixture;
-        fixture.shape = &box;
+        if (w.shape == CAROM_SCENE_SEGMENT) {
+            segment.SetTwoSided(vec(w.x1, w.y1), vec(w.x2, w.y2));
+            fixture.shape = &segment;
+        } else {
+            box.SetAsBox(static_cast<float>(w.half_width), static_cast<float>(w.half_height),
+                         vec(w.x, w.y), 0.0f);
+            fixture.shape = &box;
+        }
         fixture.friction = static_cast<float>(w.friction);
         fixture.restitution = 0.0f;
         ground->CreateFixture(&fixture);
@@ -47,6 +55,7 @@ b2Body* addBody(b2World& world, const carom_scene_body& b) {
     def.linearVelocity = vec(b.vx, b.vy);
     def.linearDamping = static_cast<float>(b.linear_damping);
     def.angularDamping = static_cast<float>(b.angular_damping);
+    def.awake = b.asleep == 0;
     b2Body* body = world.CreateBody(&def);
     b2CircleShape circle;
     b2PolygonShape box;
@@ -70,10 +79,11 @@ b2Body* addBody(b2World& world, const carom_scene_body& b) {
 // The callbacks bench_main() calls: functions of C language linkage, kept file-local.
 extern "C" {
 
-static void* build(const carom_scene_desc* desc, const char* variant) {
+static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep) {
     try { // no exception may cross into bench_main's C frames: out of memory is a NULL
         Box2dRun* run = new Box2dRun;
         run->world.SetGravity(vec(desc->gravity_x, desc->gravity_y));
+        run->world.SetAllowSleeping(enable_sleep != 0);
         run->world.SetContinuousPhysics(std::strcmp(variant, "no-ccd") != 0);
         addWalls(run->world, *desc);
         run->bodies.reserve(static_cast<size_t>(desc->body_count));

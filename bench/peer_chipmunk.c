@@ -1,6 +1,9 @@
 /* bench_chipmunk: one timed run of a benchmark scene on Chipmunk2D 7 (protocol:
  * bench_common.h), through its public API at its defaults: 10 solver iterations, its default
- * collision slop, bias and sleep setting (sleep off), doubles (Debian's build: CP_USE_DOUBLES).
+ * collision slop and bias, doubles (Debian's build: CP_USE_DOUBLES). Chipmunk does not sleep by
+ * default: that is --sleep off. --sleep on gives the space the time to sleep of carom and
+ * Box2D, 0.5 s, with Chipmunk's own idle speed (0: estimated from gravity as |g| dt), and puts
+ * the scene's sleepers to sleep once created (cpBodySleep).
  * Variants: "hash", the spatial hash that Chipmunk recommends for many similar-sized objects,
  * and "bbtree", its default bounding-box tree.
  *
@@ -31,6 +34,10 @@ typedef struct chipmunk_run {
 /* The space owns neither its bodies nor its shapes (except its static body): free them after. */
 static void destroy(void* world) {
     chipmunk_run* run = world;
+    /* cpSpaceFree leaks what a sleeping group holds (its contacts): wake every body first. */
+    for (int i = 0; i < run->body_count; ++i) {
+        cpBodyActivate(run->bodies[i]);
+    }
     cpSpaceFree(run->space);
     for (int i = 0; i < run->shape_count; ++i) {
         cpShapeFree(run->shapes[i]);
@@ -56,10 +63,20 @@ static int uniform(const carom_scene_desc* desc) {
     return a->linear_damping == a->angular_damping;
 }
 
+/* The time a body must idle before its group sleeps (s), with --sleep on: carom's and Box2D's. */
+#define TIME_TO_SLEEP 0.5
+
 static cpShape* add_wall(cpSpace* space, const carom_scene_wall* w, double elasticity) {
-    cpBB box = cpBBNew(w->x - w->half_width, w->y - w->half_height, w->x + w->half_width,
-                       w->y + w->half_height);
-    cpShape* shape = cpSpaceAddShape(space, cpBoxShapeNew2(cpSpaceGetStaticBody(space), box, 0.0));
+    cpBody* ground = cpSpaceGetStaticBody(space);
+    cpShape* shape;
+    if (w->shape == CAROM_SCENE_SEGMENT) {
+        shape = cpSegmentShapeNew(ground, cpv(w->x1, w->y1), cpv(w->x2, w->y2), 0.0);
+    } else {
+        cpBB box = cpBBNew(w->x - w->half_width, w->y - w->half_height, w->x + w->half_width,
+                           w->y + w->half_height);
+        shape = cpBoxShapeNew2(ground, box, 0.0);
+    }
+    cpSpaceAddShape(space, shape);
     cpShapeSetFriction(shape, sqrt(w->friction));
     cpShapeSetElasticity(shape, elasticity);
     return shape;
@@ -90,12 +107,16 @@ static cpShape* add_body(cpSpace* space, const carom_scene_body* b, double elast
 /* Chipmunk's advice for the spatial hash: cells about the size of the average shape, and about
  * ten times as many cells as objects. */
 static void use_spatial_hash(cpSpace* space, const carom_scene_desc* desc) {
-    const carom_scene_body* b = &desc->bodies[0];
-    double size = b->shape == CAROM_SCENE_CIRCLE ? 2.0 * b->radius : b->half_width + b->half_height;
-    cpSpaceUseSpatialHash(space, size, 10 * (desc->body_count + desc->wall_count));
+    double total = 0.0;
+    for (int i = 0; i < desc->body_count; ++i) {
+        const carom_scene_body* b = &desc->bodies[i];
+        total += b->shape == CAROM_SCENE_CIRCLE ? 2.0 * b->radius : b->half_width + b->half_height;
+    }
+    cpSpaceUseSpatialHash(space, total / desc->body_count,
+                          10 * (desc->body_count + desc->wall_count));
 }
 
-static void* build(const carom_scene_desc* desc, const char* variant) {
+static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep) {
     if (desc->body_count < 1 || !uniform(desc)) {
         return NULL;
     }
@@ -113,6 +134,9 @@ static void* build(const carom_scene_desc* desc, const char* variant) {
     cpSpace* space = run->space;
     cpSpaceSetIterations(space, 10); /* Chipmunk's default, stated */
     cpSpaceSetGravity(space, cpv(desc->gravity_x, desc->gravity_y));
+    if (enable_sleep) {
+        cpSpaceSetSleepTimeThreshold(space, TIME_TO_SLEEP);
+    }
     double damping = desc->bodies[0].linear_damping;
     cpSpaceSetDamping(space, pow(1.0 / (1.0 + BENCH_DT * damping), 1.0 / BENCH_DT));
     if (strcmp(variant, "hash") == 0) {
@@ -126,6 +150,9 @@ static void* build(const carom_scene_desc* desc, const char* variant) {
         cpShape* shape = add_body(space, &desc->bodies[i], elasticity);
         run->shapes[run->shape_count++] = shape;
         run->bodies[run->body_count++] = cpShapeGetBody(shape);
+        if (desc->bodies[i].asleep) { /* set only with sleeping on (bench_main) */
+            cpBodySleep(cpShapeGetBody(shape));
+        }
     }
     return run;
 }

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Run the benchmark of ../shared/bench-scenes.md on carom and the peer engines, interleaved.
+"""Run the benchmark of ../shared/bench-scenes.md and Box2D v3's scenes on carom and the peers.
 
 Builds nothing: bench/run builds first and then calls this. It runs the programs of an already
-built build directory (bench_carom, and bench_chipmunk and bench_box2d when their packages were
-found), one process per (engine, scene, round) so each run's peak memory is its own. Per scene,
-engines take turns (A B C A B C ...) for --rounds rounds, so a slow spell of this noisy machine
-hits every engine alike. It prints a markdown report: median ms/step with min and max, peak
-memory, the ratio carom/engine, the stability figures and the per-body scaling; --output writes
-the report to a file, --update-doc replaces the marked results section of docs/benchmarks.md,
---json saves the raw runs and --from-json renders a saved run again without running anything.
-The protocol of the programs is in bench/bench_common.h.
+built build directory (bench_carom, and bench_chipmunk, bench_box2d and bench_box2d_v3 when their
+engines were found), one process per (engine, scene, sleep setting, round) so each run's peak
+memory is its own. Every engine runs every scene twice over: with sleeping off (nothing sleeps)
+and with sleeping on at its own thresholds (--sleep picks one). Per scene, runs take turns
+(round 1: sleep off A B C, sleep on A B C; round 2: ...) for --rounds rounds, so a slow spell of
+this noisy machine hits every engine alike, and each run is timed by its process's own CPU
+time. It prints a markdown report: the ratios carom/peer for each peer and sleep setting, median
+ms/step with min and max, peak memory, the stability figures and the per-body scaling; --output
+writes the report to a file, --update-doc replaces the marked results section of
+docs/benchmarks.md, --json saves the raw runs and --from-json renders a saved run again without
+running anything. The protocol of the programs is in bench/bench_common.h.
 """
 import argparse
 import datetime
@@ -21,18 +24,33 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# (scene, sizes) of the specification, in the order of the report.
-SCENES = [("rain", [1000, 4000, 16000]), ("pyramid", [20, 40]), ("arena", [1000, 5000])]
+# (scene, sizes) in the order of the report: those of the specification, then Box2D v3's own
+# benchmark scenes at the size its benchmark program runs (scene_desc.h).
+SCENES = [("rain", [1000, 4000, 16000]), ("pyramid", [20, 40]), ("arena", [1000, 5000]),
+          ("large_pyramid", [100]), ("many_pyramids", [20]), ("smash", [80])]
+# The scenes whose stability table reports how far their boxes moved.
+PYRAMIDS = ("pyramid", "large_pyramid", "many_pyramids")
 
-# (label, program, variant, package that provides the engine), in the order of the report.
+# (label, program, variant), in the order of the report. "carom" is what the ratios divide.
 ENGINES = [
-    ("carom", "bench_carom", "ccd", None),
-    ("carom (no CCD)", "bench_carom", "no-ccd", None),
-    ("chipmunk (hash)", "bench_chipmunk", "hash", "libchipmunk-dev"),
-    ("chipmunk (bbtree)", "bench_chipmunk", "bbtree", "libchipmunk-dev"),
-    ("box2d", "bench_box2d", "default", "libbox2d-dev"),
+    ("carom", "bench_carom", "ccd"),
+    ("carom (no CCD)", "bench_carom", "no-ccd"),
+    ("chipmunk (hash)", "bench_chipmunk", "hash"),
+    ("chipmunk (bbtree)", "bench_chipmunk", "bbtree"),
+    ("box2d", "bench_box2d", "default"),
+    ("box2d v3", "bench_box2d_v3", "default"),
 ]
-PEER_NAMES = {"bench_chipmunk": "Chipmunk2D 7", "bench_box2d": "Box2D 2.4"}
+# Each peer's name and how a user gets it built, for the report's notes.
+PEERS = {
+    "bench_chipmunk": ("Chipmunk2D 7", "install the Debian package libchipmunk-dev"),
+    "bench_box2d": ("Box2D 2.4", "install the Debian package libbox2d-dev"),
+    "bench_box2d_v3": ("Box2D v3", "build Box2D v3 beside the project and configure with "
+                       "-Dbox2d_v3=DIR, or run CAROM_BOX2D_V3=DIR bench/run "
+                       "(docs/benchmarks.md, \"Box2D v3\")"),
+}
+# Sleep settings in the order of the report ("default": a run saved before both were measured).
+SLEEPS = ["off", "on", "default"]
+SLEEP_NAMES = {"off": "no sleep", "on": "sleep", "default": "engine default"}
 
 BEGIN_MARK = "<!-- bench-results:begin (written by bench/run_bench.py --update-doc) -->"
 END_MARK = "<!-- bench-results:end -->"
@@ -42,13 +60,21 @@ def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"),
                    help="meson build directory holding bench/bench_* (default: build-bench)")
-    p.add_argument("--rounds", type=int, default=5, help="runs of each engine per scene (5)")
-    p.add_argument("--steps", type=int, default=600, help="steps timed per run (600)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="runs of each engine per scene and sleep setting (3)")
+    p.add_argument("--steps", type=int, default=0,
+                   help="steps timed per run (default: the scene's own: 600, or the count of "
+                        "Box2D's benchmark for its scenes)")
+    p.add_argument("--sleep", default="off,on",
+                   help="sleep settings to run, comma-separated: off (nothing sleeps), on (each "
+                        "engine sleeps at its own thresholds); default both")
     p.add_argument("--scenes", default="",
                    help="only these scenes: comma-separated names or name:size, e.g. "
                         "'pyramid,rain:1000' (default: all)")
     p.add_argument("--engines", default="",
-                   help="only engines whose label contains one of these comma-separated words")
+                   help="only these engines, comma-separated: a word that is an engine's "
+                        "label picks that engine (carom, box2d, box2d v3), any other word the "
+                        "engines whose label contains it (chipmunk, v3, CCD)")
     p.add_argument("--quick", action="store_true",
                    help="smoke run: smallest size of each scene, 1 round, 60 steps")
     p.add_argument("--output", help="also write the markdown report to this file")
@@ -61,8 +87,11 @@ def parse_args():
     args = p.parse_args()
     if args.quick:
         args.rounds, args.steps = 1, 60
-    if args.rounds < 1 or args.steps < 1:
-        p.error("--rounds and --steps must be at least 1")
+    if args.rounds < 1 or args.steps < 0:
+        p.error("--rounds must be at least 1 and --steps at least 1 (0: the scene's own)")
+    args.sleeps = [w.strip() for w in args.sleep.split(",") if w.strip()]
+    if not args.sleeps or any(w not in ("off", "on") for w in args.sleeps):
+        p.error("--sleep takes off, on or off,on")
     return args
 
 
@@ -85,22 +114,26 @@ def select_engines(args, notes):
         sys.exit(f"run_bench: {bench_dir}/bench_carom not found: build first (bench/run does)")
     wanted = [w.strip() for w in args.engines.split(",") if w.strip()]
     engines, missing = [], set()
-    for label, program, variant, package in ENGINES:
+    labels = {label for label, _, _ in ENGINES}
+    for label, program, variant in ENGINES:
         path = os.path.join(bench_dir, program)
         if not os.path.exists(path):
-            missing.add((program, package))
-        elif not wanted or any(w in label for w in wanted):
+            missing.add(program)
+        elif not wanted or any(w == label or (w not in labels and w in label) for w in wanted):
             engines.append((label, path, variant))
-    for program, package in sorted(missing):
-        notes.append(f"{PEER_NAMES[program]} is not built (its package {package} was not found "
-                     f"when {args.build_dir} was configured): running without it.")
-    if len(missing) == len(PEER_NAMES):
+    for program in sorted(missing):
+        name, how = PEERS[program]
+        notes.append(f"{name} is not built in {args.build_dir}: running without it (to add it, "
+                     f"{how}).")
+    if len(missing) == len(PEERS):
         notes.append("No peer engine: carom runs alone, so there are no carom/peer ratios.")
     return engines
 
 
-def run_once(path, variant, scene, size, steps, loads):
-    cmd = [path, scene, str(size), "--steps", str(steps), "--variant", variant]
+def run_once(path, variant, scene, size, sleep, steps, loads):
+    cmd = [path, scene, str(size), "--variant", variant, "--sleep", sleep]
+    if steps:
+        cmd += ["--steps", str(steps)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     with open("/proc/loadavg") as f:  # how busy the machine was during this run
         loads.append(float(f.read().split()[0]))
@@ -112,17 +145,18 @@ def run_once(path, variant, scene, size, steps, loads):
 
 
 def run_all(scenes, engines, args, loads):
-    """Every run's result, each tagged with its engine label and round."""
-    runs, total = [], len(scenes) * len(engines) * args.rounds
+    """Every run's result, each tagged with its engine label, sleep setting and round."""
+    runs, total = [], len(scenes) * len(engines) * len(args.sleeps) * args.rounds
     for scene, size in scenes:
         for rnd in range(args.rounds):
-            for label, path, variant in engines:  # interleaved: A B C A B C ...
-                r = run_once(path, variant, scene, size, args.steps, loads)
-                shown = f"{r['ms_per_step']:.3f} ms/step" if r else "failed"
-                runs.append(dict(r or {"scene": scene, "n": size, "failed": True},
-                                 label=label, round=rnd + 1))
-                sys.stderr.write(f"[{len(runs)}/{total}] {scene} {size} round {rnd + 1} "
-                                 f"{label}: {shown}\n")
+            for sleep in args.sleeps:
+                for label, path, variant in engines:  # interleaved: A B C A B C ...
+                    r = run_once(path, variant, scene, size, sleep, args.steps, loads)
+                    shown = f"{r['ms_per_step']:.3f} ms/step" if r else "failed"
+                    runs.append(dict(r or {"scene": scene, "n": size, "failed": True},
+                                     label=label, round=rnd + 1, sleep=sleep))
+                    sys.stderr.write(f"[{len(runs)}/{total}] {scene} {size} round {rnd + 1} "
+                                     f"sleep {sleep} {label}: {shown}\n")
     return runs
 
 
@@ -141,7 +175,32 @@ def meson_info(build_dir, name):
         return {}
 
 
-def conditions(args, loads, started):
+def box2d_v3_conditions(options, source):
+    """Which Box2D v3 was measured: its commit and the CMake settings it was built with."""
+    root = options.get("box2d_v3") or ""
+    if not root:
+        return ""
+    root = os.path.join(source, root)  # a relative option is taken from the source root
+    commit = sh(["git", "rev-parse", "--short=12", "HEAD"], root) or "unknown"
+    cache = {}
+    try:
+        with open(os.path.join(root, "build", "CMakeCache.txt")) as f:
+            for line in f:
+                name, _, value = line.strip().partition("=")
+                cache[name.split(":")[0]] = value
+    except OSError:
+        pass
+    build_type = cache.get("CMAKE_BUILD_TYPE", "?")
+    flags = cache.get(f"CMAKE_C_FLAGS_{build_type.upper()}", "")
+    settings = ", ".join(f"{k}={cache[k]}" for k in ("BOX2D_AVX2", "BOX2D_DISABLE_SIMD",
+                                                     "BOX2D_DOUBLE_PRECISION", "BOX2D_VALIDATE")
+                         if k in cache)
+    return (f" Box2D v3: commit {commit}, built beside the project with CMake "
+            f"CMAKE_BUILD_TYPE={build_type}" + (f" ({flags})" if flags else "")
+            + (f", {settings}" if settings else "") + ".")
+
+
+def conditions(args, labels, loads, started):
     """What was measured and on what: the first section of the report."""
     model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
                   if l.startswith("model name")), "unknown")
@@ -165,9 +224,14 @@ def conditions(args, loads, started):
         f"accounts for 1).",
         f"Compilers: {cc}; {cxx}. carom: {os.path.basename(args.build_dir)}, buildtype "
         f"{options.get('buildtype', '?')}, b_ndebug {options.get('b_ndebug', '?')}.",
-        f"Peers: Debian packages {versions or 'not installed'}.",
-        f"{args.rounds} round{'s' if args.rounds > 1 else ''} of {args.steps} steps per engine "
-        f"and scene, interleaved.",
+        f"Peers: Debian packages {versions or 'not installed'}."
+        + (box2d_v3_conditions(options, source) if "box2d v3" in labels else ""),
+        f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene and sleep "
+        f"setting, interleaved, of "
+        + (f"{args.steps} steps." if args.steps else "each scene's own steps (600; Box2D's "
+           "large_pyramid 500, many_pyramids 200, smash 300).")
+        + " ms/step is the CPU time of the run's process (one thread in every engine), so "
+        "other jobs on the machine do not inflate it.",
     ]
     if options.get("optimization") in ("0", "g", "plain"):
         lines.append(f"carom was built without optimization ({args.build_dir}): its times mean "
@@ -195,97 +259,164 @@ def spread(values, digits):
     return fmt(lo, digits) if lo == hi else f"{fmt(lo, digits)}–{fmt(hi, digits)}"
 
 
-def timing_table(scenes, labels, results):
-    out = ["| scene | engine | median ms/step | min | max | peak MB | scene MB | carom/engine |",
-           "|---|---|--:|--:|--:|--:|--:|--:|"]
-    for scene, size in scenes:
-        carom = median([r["ms_per_step"] for r in results.get((scene, size, "carom"), [])])
-        for label in labels:
-            runs = results.get((scene, size, label), [])
-            if not runs:
-                out.append(f"| {scene} {size} | {label} | failed | | | | | |")
-                continue
-            ms = [r["ms_per_step"] for r in runs]
-            peak = median([r["peak_kb"] / 1024 for r in runs])
-            grown = median([(r["peak_kb"] - r["base_kb"]) / 1024 for r in runs])
-            ratio = "" if label == "carom" else fmt(carom / median(ms), 2)
-            out.append(f"| {scene} {size} | {label} | {fmt(median(ms))} | {fmt(min(ms))} | "
-                       f"{fmt(max(ms))} | {fmt(peak, 1)} | {fmt(grown, 1)} | {ratio} |")
+def ms(results, scene, size, sleep, label):
+    return median([r["ms_per_step"] for r in results.get((scene, size, sleep, label), [])])
+
+
+def ratio_tables(scenes, sleeps, labels, results):
+    """For each peer, the issue's view: carom and the peer side by side in each sleep setting."""
+    out = []
+    peers = [l for l in labels if not l.startswith("carom")]
+    for peer in reversed(peers):  # Box2D v3 first: the engine carom is measured against
+        header = "| scene |"
+        rule = "|---|"
+        for sleep in sleeps:
+            name = SLEEP_NAMES[sleep]
+            header += f" carom, {name} | {peer}, {name} | ratio |"
+            rule += "--:|--:|--:|"
+        rows = []
+        for scene, size in scenes:
+            cells = []
+            for sleep in sleeps:
+                c, p = ms(results, scene, size, sleep, "carom"), ms(results, scene, size, sleep, peer)
+                cells += [fmt(c), fmt(p), fmt(c / p, 2) if p == p and p > 0 else "—"]
+            rows.append(f"| {scene} {size} | " + " | ".join(cells) + " |")
+        out += ["", header, rule] + rows
     return out
 
 
-def pyramid_table(scenes, labels, results):
-    out = ["| scene | engine | top-box displacement (m) | boxes off their row | boxes fallen off |",
-           "|---|---|--:|--:|--:|"]
+def timing_table(scenes, sleeps, labels, results):
+    out = ["| scene | sleep | engine | median ms/step | min | max | wall ms/step | peak MB | "
+           "scene MB | carom/engine |",
+           "|---|---|---|--:|--:|--:|--:|--:|--:|--:|"]
     for scene, size in scenes:
-        for label in labels:
-            runs = results.get((scene, size, label), [])
-            if scene == "pyramid" and runs:
-                out.append(f"| {scene} {size} | {label} | "
+        for sleep in sleeps:
+            carom = ms(results, scene, size, sleep, "carom")
+            for label in labels:
+                runs = results.get((scene, size, sleep, label))
+                if runs is None:
+                    continue
+                if not runs:
+                    out.append(f"| {scene} {size} | {SLEEP_NAMES[sleep]} | {label} | failed "
+                               "| | | | | | |")
+                    continue
+                times = [r["ms_per_step"] for r in runs]
+                wall = median([r.get("wall_ms_per_step", float("nan")) for r in runs])
+                peak = median([r["peak_kb"] / 1024 for r in runs])
+                grown = median([(r["peak_kb"] - r["base_kb"]) / 1024 for r in runs])
+                ratio = "" if label == "carom" else fmt(carom / median(times), 2)
+                out.append(f"| {scene} {size} | {SLEEP_NAMES[sleep]} | {label} | "
+                           f"{fmt(median(times))} | {fmt(min(times))} | {fmt(max(times))} | "
+                           f"{fmt(wall)} | {fmt(peak, 1)} | {fmt(grown, 1)} | {ratio} |")
+    return out
+
+
+def pyramid_table(scenes, sleeps, labels, results):
+    out = ["| scene | sleep | engine | top box moved (m) | farthest box moved (m) | "
+           "farthest sideways (m) | boxes moved > 0.25 m | boxes off their row | "
+           "boxes fallen off |",
+           "|---|---|---|--:|--:|--:|--:|--:|--:|"]
+    for scene, size in scenes:
+        if scene not in PYRAMIDS:
+            continue
+        for sleep in sleeps:
+            for label in labels:
+                runs = results.get((scene, size, sleep, label))
+                if not runs:
+                    continue
+                farthest = [r.get("max_displacement", float("nan")) for r in runs]
+                sideways = [r.get("max_sideways", float("nan")) for r in runs]
+                drifted = spread([r["drifted"] for r in runs if "drifted" in r], 0)
+                out.append(f"| {scene} {size} | {SLEEP_NAMES[sleep]} | {label} | "
                            f"{spread([r['top_displacement'] for r in runs], 4)} | "
+                           f"{spread(farthest, 4)} | {spread(sideways, 4)} | {drifted} | "
                            f"{spread([r['moved'] for r in runs], 0)} | "
                            f"{spread([r['escaped'] for r in runs], 0)} |")
     return out if len(out) > 2 else []
 
 
-def escaped_table(scenes, labels, results):
-    rows = [(scene, size) for scene, size in scenes if scene != "pyramid"]
+def escaped_table(scenes, sleeps, labels, results):
+    rows = [(scene, size) for scene, size in scenes if scene not in PYRAMIDS and scene != "smash"]
     if not rows:
         return []
-    out = ["| bodies escaped | " + " | ".join(labels) + " |", "|---|" + "--:|" * len(labels)]
+    out = ["| bodies escaped | sleep | " + " | ".join(labels) + " |",
+           "|---|---|" + "--:|" * len(labels)]
     for scene, size in rows:
-        cells = [spread([r["escaped"] for r in results.get((scene, size, l), [])], 0)
-                 for l in labels]
-        out.append(f"| {scene} {size} | " + " | ".join(cells) + " |")
+        for sleep in sleeps:
+            cells = [spread([r["escaped"] for r in results.get((scene, size, sleep, l), [])], 0)
+                     for l in labels]
+            if any(c != "—" for c in cells):
+                out.append(f"| {scene} {size} | {SLEEP_NAMES[sleep]} | " + " | ".join(cells)
+                           + " |")
     return out
 
 
-def scaling_tables(scenes, labels, results):
+def scaling_tables(scenes, sleeps, labels, results):
     out = []
     for name, _ in SCENES:
         sizes = [s for n, s in scenes if n == name]
-        if name == "pyramid" or len(sizes) < 2:
+        if name in PYRAMIDS or len(sizes) < 2:
             continue
-        out += ["", f"| {name}: µs per body per step | " + " | ".join(f"N = {s}" for s in sizes)
-                + f" | N = {sizes[-1]} / N = {sizes[0]} |", "|---|" + "--:|" * (len(sizes) + 1)]
+        out += ["", f"| {name}: µs per body per step | sleep | "
+                + " | ".join(f"N = {s}" for s in sizes) + f" | N = {sizes[-1]} / N = {sizes[0]} |",
+                "|---|---|" + "--:|" * (len(sizes) + 1)]
         for label in labels:
-            per_body = [median([1e3 * r["ms_per_step"] / r["bodies"]
-                                for r in results.get((name, s, label), [])]) for s in sizes]
-            cells = " | ".join(fmt(v, 3) for v in per_body)
-            out.append(f"| {label} | {cells} | {fmt(per_body[-1] / per_body[0], 2)}× |")
+            for sleep in sleeps:
+                if not any((name, s, sleep, label) in results for s in sizes):
+                    continue
+                per_body = [median([1e3 * r["ms_per_step"] / r["bodies"]
+                                    for r in results.get((name, s, sleep, label), [])])
+                            for s in sizes]
+                cells = " | ".join(fmt(v, 3) for v in per_body)
+                out.append(f"| {label} | {SLEEP_NAMES[sleep]} | {cells} | "
+                           f"{fmt(per_body[-1] / per_body[0], 2)}× |")
     return out
 
 
 def report(saved):
     """The markdown report of a run: {"conditions": [...], "runs": [...]}."""
     runs = saved["runs"]
-    results = {}  # (scene, size, label) -> successful runs
+    results = {}  # (scene, size, sleep, label) -> successful runs
     for r in runs:
-        results.setdefault((r["scene"], r["n"], r["label"]), [])
+        key = (r["scene"], r["n"], r.get("sleep", "default"), r["label"])
+        results.setdefault(key, [])
         if not r.get("failed"):
-            results[(r["scene"], r["n"], r["label"])].append(r)
-    present = {(s, n) for s, n, _ in results}
+            results[key].append(r)
+    present = {(s, n) for s, n, _, _ in results}
     scenes = [(s, n) for s, sizes in SCENES for n in sizes if (s, n) in present]
-    labels = [l for l, _, _, _ in ENGINES if any(k[2] == l for k in results)]
+    sleeps = [s for s in SLEEPS if any(k[2] == s for k in results)]
+    labels = [l for l, _, _ in ENGINES if any(k[3] == l for k in results)]
     lines = ["#### Conditions", ""] + [f"- {c}" for c in saved["conditions"]]
+    ratios = ratio_tables(scenes, sleeps, labels, results)
+    if ratios:
+        lines += ["", "#### carom against each peer", "",
+                  "Median ms per step (CPU time) of carom and of the peer in each sleep "
+                  "setting, and the ratio carom / peer: below 1, carom is faster. \"no sleep\": "
+                  "sleeping off in both, every body awake from the start; \"sleep\": each at "
+                  "its own default sleeping, the scene's sleepers created asleep."]
+        lines += ratios
     lines += ["", "#### Time per step", "",
-              "Mean ms per step of each run; median, min and max over the rounds. Peak MB is the "
-              "process's peak resident set (VmHWM), scene MB its growth while the scene was "
-              "built and run. carom/engine is carom's median over this engine's: below 1, carom "
-              "is faster; on the carom (no CCD) row it is the cost of continuous collision.", ""]
-    lines += timing_table(scenes, labels, results)
-    stability = pyramid_table(scenes, labels, results)
+              "CPU ms per step of each run; median, min and max over the rounds, and the median "
+              "of the same runs by the wall clock. Peak MB is the process's peak resident set "
+              "(VmHWM), scene MB its growth while the scene was built and run. carom/engine is "
+              "carom's median over this engine's: below 1, carom is faster; on the carom (no "
+              "CCD) row it is the cost of continuous collision.", ""]
+    lines += timing_table(scenes, sleeps, labels, results)
+    stability = pyramid_table(scenes, sleeps, labels, results)
     if stability:
         lines += ["", "#### Stability", "",
-                  "The pyramid after the run: its top box's distance from its start, the boxes "
-                  "that ended more than half a box from their start along x or y, and those whose "
-                  "center ended off the ground. A range means the rounds disagreed.", ""]
+                  "The pyramids after the run: how far the top box (the last created) and the "
+                  "farthest box ended from their start, the farthest along x alone (slides and "
+                  "shear, without the sag of soft contacts under a tall pile), how many boxes "
+                  "ended more than 0.25 m from their start, more than half a box from it along "
+                  "x or y, and with their center off the ground. A range means the rounds "
+                  "disagreed.", ""]
         lines += stability
-    escaped = escaped_table(scenes, labels, results)
+    escaped = escaped_table(scenes, sleeps, labels, results)
     if escaped:
         lines += ["", "Bodies whose center ended outside the walls (tunneled or thrown out):", ""]
         lines += escaped
-    scaling = scaling_tables(scenes, labels, results)
+    scaling = scaling_tables(scenes, sleeps, labels, results)
     if scaling:
         lines += ["", "#### Scaling", "",
                   "Median ms per step divided by the body count, in µs: flat means linear cost."]
@@ -317,7 +448,8 @@ def main():
             sys.stderr.write(f"run_bench: {n}\n")
         started = datetime.datetime.now(datetime.timezone.utc)
         runs = run_all(scenes, engines, args, loads)
-        saved = {"conditions": conditions(args, loads, started) + notes, "runs": runs}
+        labels = [label for label, _, _ in engines]
+        saved = {"conditions": conditions(args, labels, loads, started) + notes, "runs": runs}
     text = report(saved)
     print(text, end="")
     if args.output:

@@ -23,22 +23,59 @@ static double random_range(scene_random* r, double lo, double hi) {
     return lo + (hi - lo) * random_unit(r);
 }
 
+/* Box2D's many_pyramids: pyramids of 10 boxes at the base. */
+#define MANY_PYRAMIDS_BASE 10
+
+/* Box2D's smash block has 3 columns for every 2 rows (120 by 80). */
+static int64_t smash_columns(int64_t rows) {
+    return rows + rows / 2;
+}
+
+/* The top-down scenes (the arena, and the smash, which Box2D runs without gravity). */
+static int scene_has_gravity(carom_scene_kind kind) {
+    return kind != CAROM_SCENE_ARENA && kind != CAROM_SCENE_SMASH;
+}
+
 carom_world_def carom_scene_world_def(carom_scene_kind kind) {
     carom_world_def def = carom_default_world_def();
-    def.gravity = kind == CAROM_SCENE_ARENA ? carom_v2(0.0, 0.0) : carom_v2(0.0, -10.0);
+    def.gravity = scene_has_gravity(kind) ? carom_v2(0.0, -10.0) : carom_v2(0.0, 0.0);
     return def;
 }
 
+/* The dynamic bodies of size n, in 64 bits: the pyramids grow with n squared. */
+static int64_t body_count(carom_scene_kind kind, int64_t n) {
+    switch (kind) {
+    case CAROM_SCENE_PYRAMID:
+    case CAROM_SCENE_LARGE_PYRAMID:
+        return n * (n + 1) / 2;
+    case CAROM_SCENE_MANY_PYRAMIDS:
+        return n * n * (MANY_PYRAMIDS_BASE * (MANY_PYRAMIDS_BASE + 1) / 2);
+    case CAROM_SCENE_SMASH:
+        return 1 + n * smash_columns(n);
+    default:
+        return n;
+    }
+}
+
 int carom_scene_body_count(carom_scene_kind kind, int n) {
-    return kind == CAROM_SCENE_PYRAMID ? n * (n + 1) / 2 : n;
+    int64_t count = n < 1 ? -1 : body_count(kind, n);
+    return count < 1 || count > CAROM_SCENE_MAX_BODIES ? -1 : (int)count;
 }
 
 /* ---- Descriptions ---------------------------------------------------------------------------- */
 
 static void add_wall(carom_scene_desc* desc, double x, double y, double hx, double hy,
                      double friction) {
-    carom_scene_wall wall = {x, y, hx, hy, friction};
-    desc->walls[desc->wall_count++] = wall;
+    desc->walls[desc->wall_count++] = (carom_scene_wall){
+        .shape = CAROM_SCENE_BOX, .x = x, .y = y, .half_width = hx, .half_height = hy,
+        .friction = friction};
+}
+
+static void add_segment_wall(carom_scene_desc* desc, double x1, double y1, double x2, double y2,
+                             double friction) {
+    desc->walls[desc->wall_count++] = (carom_scene_wall){
+        .shape = CAROM_SCENE_SEGMENT, .x1 = x1, .y1 = y1, .x2 = x2, .y2 = y2,
+        .friction = friction};
 }
 
 /* A body at rest with carom's default material (density 1, friction 0.6, restitution 0, no
@@ -145,13 +182,99 @@ static void describe_stack(carom_scene_desc* desc, int n) {
     }
 }
 
+/* ---- Box2D v3's benchmark scenes -------------------------------------------------------------
+ * Re-described from what Box2D's benchmark program (its shared/benchmarks.c, commit 617d32ab)
+ * builds: the same sizes, positions, densities, creation order and step counts. Every shape
+ * there has Box2D's default material (density 1 unless set, friction 0.6, restitution 0), which
+ * is carom's default material too. */
+
+/* One square box of half extent h, at rest, in Box2D's default material. */
+static carom_scene_body* add_square(carom_scene_desc* desc, double h, double x, double y) {
+    carom_scene_body* body = add_body(desc, CAROM_SCENE_BOX);
+    body->half_width = h;
+    body->half_height = h;
+    body->x = x;
+    body->y = y;
+    return body;
+}
+
+/* Rows of unit boxes, each row one box shorter than the one below and centred on it: row r
+ * (from 0 at the bottom) holds base - r boxes, its first centred at left + 0.5 (r + 1), the
+ * others 1 m apart, at height bottom + 0.5 + r. */
+static void add_pyramid_rows(carom_scene_desc* desc, int base, double left, double bottom) {
+    for (int row = 0; row < base; ++row) {
+        for (int i = 0; i < base - row; ++i) {
+            add_square(desc, 0.5, left + 0.5 * (row + 1) + i, bottom + 0.5 + row);
+        }
+    }
+}
+
+/* large_pyramid: Box2D's 100-box-base pyramid (5,050 unit boxes) on a ground box 200 m by 2 m
+ * whose top is y = 0. The ground stays 200 m wide up to N = 200 and grows with a wider base. */
+static void describe_large_pyramid(carom_scene_desc* desc, int base) {
+    double half_ground = fmax(100.0, 0.5 * base + 1.0);
+    add_wall(desc, 0.0, -1.0, half_ground, 1.0, 0.6);
+    set_inside(desc, -half_ground, 0.0, half_ground, 1e30);
+    add_pyramid_rows(desc, base, -0.5 * base, 0.0);
+}
+
+/* many_pyramids: N shelves 11 m apart (two-sided ground segments, the lowest at y = 0), each
+ * holding N pyramids of 10-box base side by side with a 1 m gap between them and 0.5 m at
+ * either end; created shelf by shelf from the bottom, each shelf left to right. */
+static void describe_many_pyramids(carom_scene_desc* desc, int n) {
+    const double pitch = MANY_PYRAMIDS_BASE + 1.0; /* one pyramid and its gap, and the shelf gap */
+    double half_width = 0.5 * n * pitch;
+    for (int shelf = 0; shelf < n; ++shelf) {
+        add_segment_wall(desc, -half_width, shelf * pitch, half_width, shelf * pitch, 0.6);
+    }
+    set_inside(desc, -half_width, 0.0, half_width, 1e30);
+    for (int shelf = 0; shelf < n; ++shelf) {
+        for (int column = 0; column < n; ++column) {
+            add_pyramid_rows(desc, MANY_PYRAMIDS_BASE, -half_width + 0.5 + column * pitch,
+                             shelf * pitch);
+        }
+    }
+}
+
+/* smash: no gravity. An 8 m square of density 8 starts at (-20, 0) moving at 40 m/s along x,
+ * into a block of 0.4 m squares that touch their neighbours, 3N/2 columns from x = 30 by N rows
+ * centred on y = 0, created asleep, column by column. Nothing holds them: escaping is moot. */
+static void describe_smash(carom_scene_desc* desc, int rows) {
+    const double side = 0.4;
+    set_inside(desc, -1e30, -1e30, 1e30, 1e30);
+    carom_scene_body* hammer = add_square(desc, 4.0, -20.0, 0.0);
+    hammer->vx = 40.0;
+    hammer->density = 8.0;
+    int columns = (int)smash_columns(rows);
+    for (int i = 0; i < columns; ++i) {
+        for (int j = 0; j < rows; ++j) {
+            add_square(desc, 0.5 * side, 30.0 + i * side, (j - 0.5 * rows) * side)->asleep = 1;
+        }
+    }
+}
+
+/* The steps each scene is specified with: Box2D's benchmark runs its scenes for these. */
+static int scene_steps(carom_scene_kind kind) {
+    switch (kind) {
+    case CAROM_SCENE_LARGE_PYRAMID:
+        return 500;
+    case CAROM_SCENE_MANY_PYRAMIDS:
+        return 200;
+    case CAROM_SCENE_SMASH:
+        return 300;
+    default:
+        return 600;
+    }
+}
+
 int carom_scene_describe(carom_scene_kind kind, int n, carom_scene_desc* out) {
-    *out = (carom_scene_desc){.kind = kind, .size = n};
-    if (n < 1 || n > 1000000) {
+    *out = (carom_scene_desc){.kind = kind, .size = n, .steps = scene_steps(kind)};
+    int count = carom_scene_body_count(kind, n);
+    if (count < 0 || (kind == CAROM_SCENE_MANY_PYRAMIDS && n > CAROM_SCENE_MAX_WALLS)) {
         return -1;
     }
-    out->gravity_y = kind == CAROM_SCENE_ARENA ? 0.0 : -10.0;
-    out->bodies = calloc((size_t)carom_scene_body_count(kind, n), sizeof(carom_scene_body));
+    out->gravity_y = scene_has_gravity(kind) ? -10.0 : 0.0;
+    out->bodies = calloc((size_t)count, sizeof(carom_scene_body));
     if (out->bodies == NULL) {
         return -1;
     }
@@ -167,6 +290,15 @@ int carom_scene_describe(carom_scene_kind kind, int n, carom_scene_desc* out) {
         break;
     case CAROM_SCENE_STACK:
         describe_stack(out, n);
+        break;
+    case CAROM_SCENE_LARGE_PYRAMID:
+        describe_large_pyramid(out, n);
+        break;
+    case CAROM_SCENE_MANY_PYRAMIDS:
+        describe_many_pyramids(out, n);
+        break;
+    case CAROM_SCENE_SMASH:
+        describe_smash(out, n);
         break;
     }
     return 0;
@@ -188,6 +320,7 @@ static carom_body_id create_body(carom_world_id world, const carom_scene_body* b
     def.linear_velocity = carom_v2(b->vx, b->vy);
     def.linear_damping = b->linear_damping;
     def.angular_damping = b->angular_damping;
+    def.awake = !b->asleep;
     carom_body_id body = carom_create_body(world, &def);
     carom_shape_def shape = carom_default_shape_def();
     shape.density = b->density;
@@ -212,8 +345,15 @@ int carom_scene_build_desc(carom_world_id world, const carom_scene_desc* desc,
         const carom_scene_wall* w = &desc->walls[i];
         carom_shape_def def = carom_default_shape_def();
         def.friction = w->friction;
-        if (CAROM_IS_NULL(carom_create_box_shape(ground, &def, w->half_width, w->half_height,
-                                                 carom_v2(w->x, w->y), 0.0))) {
+        carom_shape_id shape;
+        if (w->shape == CAROM_SCENE_SEGMENT) {
+            carom_segment segment = {carom_v2(w->x1, w->y1), carom_v2(w->x2, w->y2)};
+            shape = carom_create_segment_shape(ground, &def, &segment);
+        } else {
+            shape = carom_create_box_shape(ground, &def, w->half_width, w->half_height,
+                                           carom_v2(w->x, w->y), 0.0);
+        }
+        if (CAROM_IS_NULL(shape)) {
             return -1;
         }
     }

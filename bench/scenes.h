@@ -12,9 +12,11 @@
 
 #include "scene_desc.h"
 
-/* The world def a scene is specified with (gravity (0, -10), or zero for the arena). */
+/* The world def a scene is specified with (gravity (0, -10), or zero for the arena and the
+ * smash), carom's defaults otherwise. */
 carom_world_def carom_scene_world_def(carom_scene_kind kind);
-/* How many dynamic bodies carom_scene_build() makes for size n. */
+/* How many dynamic bodies carom_scene_build() makes for size n, or -1 if n < 1 or they would be
+ * more than CAROM_SCENE_MAX_BODIES. */
 int carom_scene_body_count(carom_scene_kind kind, int n);
 /* Build the scene of size n into world with a fixed seed; returns the dynamic body count, or -1
  * if a call into carom failed (carom_last_error() says why). */

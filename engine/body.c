@@ -22,8 +22,8 @@ carom_body* carom_get_body_checked(carom_body_id id, carom_world** world_out, co
     }
     if (body == NULL) {
         carom_fail(CAROM_ERROR_INVALID_ID,
-                   "%s: body id %d is null, destroyed, or from a destroyed world", what,
-                   (int)id.index1 - 1);
+                   "%s: body id %lld is null, destroyed, or from a destroyed world", what,
+                   (long long)id.index1 - 1); /* not int: index1 may be INT32_MIN */
         world = NULL;
     }
     if (world_out != NULL) {
@@ -135,6 +135,22 @@ carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* d
     return carom_make_body_id(world, body);
 }
 
+/* The body's rotational inertia about its center of mass (body->local_center, set): each shape's
+ * own inertia moved there by the parallel axis theorem. Summing about the body origin and
+ * subtracting mass * |center|^2 once would be shorter, but for shapes far from the origin it
+ * subtracts two nearly equal numbers: a 1 m shape 1e8 m off the origin lost every digit, and the
+ * body got a zero or negative inertia. Offsets from the center of mass are small where it
+ * matters, so this sum has no cancellation. */
+static double inertia_about_center(const carom_world* world, const carom_body* body) {
+    double inertia = 0.0;
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        carom_mass_data data = carom_shape_compute_mass(&world->shapes[s]);
+        carom_vec2 offset = carom_sub(data.center, body->local_center);
+        inertia += data.rotational_inertia + data.mass * carom_dot(offset, offset);
+    }
+    return inertia;
+}
+
 void carom_body_update_mass(carom_world* world, carom_body* body) {
     bool was_massless = body->massless;
     body->mass = 0.0;
@@ -145,14 +161,11 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
     body->massless = false;
     if (body->type == CAROM_BODY_DYNAMIC) {
         double mass = 0.0;
-        double inertia_about_origin = 0.0;
         carom_vec2 weighted_center = {0.0, 0.0};
         for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
             carom_mass_data data = carom_shape_compute_mass(&world->shapes[s]);
             mass += data.mass;
             weighted_center = carom_mul_add(weighted_center, data.mass, data.center);
-            inertia_about_origin += data.rotational_inertia +
-                                    data.mass * carom_dot(data.center, data.center);
         }
         /* A mass below the smallest normal double (a density of 1e-320, a circle of radius
          * 1e-160) has no finite inverse and would put NaN in the world: such a body counts as
@@ -161,8 +174,7 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
             body->mass = mass;
             body->inv_mass = 1.0 / mass;
             body->local_center = carom_scale(1.0 / mass, weighted_center);
-            body->inertia = inertia_about_origin -
-                            mass * carom_dot(body->local_center, body->local_center);
+            body->inertia = inertia_about_center(world, body);
             body->inv_inertia = body->inertia >= DBL_MIN ? 1.0 / body->inertia : 0.0;
         } else {
             body->massless = true;
@@ -452,6 +464,73 @@ carom_status carom_body_set_user_data(carom_body_id id, void* user_data) {
     return CAROM_OK;
 }
 
+/* Each input of the force and impulse functions is within CAROM_MAX_MAGNITUDE, but what it adds
+ * up to need not be: an impulse of 1e12 N·s on a body of 1e-11 kg, a force applied far from the
+ * center, many forces summed. The result is checked against the same limit before anything
+ * changes, so the body's velocities, and the force and torque it carries into the next step,
+ * stay within it; a refused call changes nothing. */
+static carom_status check_result_vec2(const carom_body* body, carom_vec2 value, const char* cause,
+                                      const char* what, const char* unit) {
+    if (!(fabs(value.x) <= CAROM_MAX_MAGNITUDE && fabs(value.y) <= CAROM_MAX_MAGNITUDE)) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "%s would make body %d's %s (%g, %g) %s: magnitudes above %g are "
+                          "refused, they overflow in a step",
+                          cause, body->id, what, value.x, value.y, unit, CAROM_MAX_MAGNITUDE);
+    }
+    return CAROM_OK;
+}
+
+static carom_status check_result(const carom_body* body, double value, const char* cause,
+                                 const char* what, const char* unit) {
+    if (!(fabs(value) <= CAROM_MAX_MAGNITUDE)) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "%s would make body %d's %s %g %s: magnitudes above %g are refused, "
+                          "they overflow in a step",
+                          cause, body->id, what, value, unit, CAROM_MAX_MAGNITUDE);
+    }
+    return CAROM_OK;
+}
+
+/* Add a force and a torque (either NULL: none) to what the body carries into the next step, if
+ * both sums stay within CAROM_MAX_MAGNITUDE. What is not given is left as it is, not added to
+ * with a zero, which could turn a -0.0 into a +0.0 and change later bits. */
+static carom_status add_force(carom_world* world, carom_body* body, const carom_vec2* force,
+                              const double* torque, const char* cause) {
+    carom_vec2 total_force = force != NULL ? carom_add(body->force, *force) : body->force;
+    double total_torque = torque != NULL ? body->torque + *torque : body->torque;
+    carom_status status =
+        check_result_vec2(body, total_force, cause, "force for the next step", "N");
+    if (status == CAROM_OK) {
+        status = check_result(body, total_torque, cause, "torque for the next step", "N*m");
+    }
+    if (status == CAROM_OK) {
+        carom_wake_body(world, body);
+        body->force = total_force;
+        body->torque = total_torque;
+    }
+    return status;
+}
+
+/* Change the body's velocities by the given amounts (either NULL: unchanged), if the results stay
+ * within CAROM_MAX_MAGNITUDE. */
+static carom_status add_velocity(carom_world* world, carom_body* body, const carom_vec2* linear,
+                                 const double* angular, const char* cause) {
+    carom_vec2 linear_velocity =
+        linear != NULL ? carom_add(body->linear_velocity, *linear) : body->linear_velocity;
+    double angular_velocity =
+        angular != NULL ? body->angular_velocity + *angular : body->angular_velocity;
+    carom_status status = check_result_vec2(body, linear_velocity, cause, "linear velocity", "m/s");
+    if (status == CAROM_OK) {
+        status = check_result(body, angular_velocity, cause, "angular velocity", "rad/s");
+    }
+    if (status == CAROM_OK) {
+        carom_wake_body(world, body);
+        body->linear_velocity = linear_velocity;
+        body->angular_velocity = angular_velocity;
+    }
+    return status;
+}
+
 carom_status carom_body_apply_force(carom_body_id id, carom_vec2 force, carom_vec2 point) {
     carom_world* world = NULL;
     carom_body* body = body_for_change(id, &world, "apply a force");
@@ -463,9 +542,8 @@ carom_status carom_body_apply_force(carom_body_id id, carom_vec2 force, carom_ve
         status = carom_check_finite_vec2(point.x, point.y, "force point");
     }
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->force = carom_add(body->force, force);
-        body->torque += carom_cross(carom_sub(point, body->center), force);
+        double torque = carom_cross(carom_sub(point, body->center), force);
+        status = add_force(world, body, &force, &torque, "this force");
     }
     return status;
 }
@@ -478,8 +556,7 @@ carom_status carom_body_apply_force_to_center(carom_body_id id, carom_vec2 force
     }
     carom_status status = carom_check_finite_vec2(force.x, force.y, "force");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->force = carom_add(body->force, force);
+        status = add_force(world, body, &force, NULL, "this force");
     }
     return status;
 }
@@ -492,8 +569,7 @@ carom_status carom_body_apply_torque(carom_body_id id, double torque) {
     }
     carom_status status = carom_check_finite(torque, "torque");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->torque += torque;
+        status = add_force(world, body, NULL, &torque, "this torque");
     }
     return status;
 }
@@ -510,10 +586,9 @@ carom_status carom_body_apply_linear_impulse(carom_body_id id, carom_vec2 impuls
         status = carom_check_finite_vec2(point.x, point.y, "impulse point");
     }
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->linear_velocity = carom_mul_add(body->linear_velocity, body->inv_mass, impulse);
-        body->angular_velocity +=
-            body->inv_inertia * carom_cross(carom_sub(point, body->center), impulse);
+        carom_vec2 linear = carom_scale(body->inv_mass, impulse);
+        double angular = body->inv_inertia * carom_cross(carom_sub(point, body->center), impulse);
+        status = add_velocity(world, body, &linear, &angular, "this impulse");
     }
     return status;
 }
@@ -526,8 +601,8 @@ carom_status carom_body_apply_angular_impulse(carom_body_id id, double impulse) 
     }
     carom_status status = carom_check_finite(impulse, "angular impulse");
     if (status == CAROM_OK && body->type == CAROM_BODY_DYNAMIC) {
-        carom_wake_body(world, body);
-        body->angular_velocity += body->inv_inertia * impulse;
+        double angular = body->inv_inertia * impulse;
+        status = add_velocity(world, body, NULL, &angular, "this angular impulse");
     }
     return status;
 }

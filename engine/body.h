@@ -26,12 +26,16 @@ typedef struct carom_body {
     bool enable_sleep;
     bool bullet;
     bool massless; /* dynamic with zero mass: the world refuses to step */
+    bool pressed;  /* continuous collision's mark, within its stage only: pressed into a
+                      static or kinematic shape by more than a fraction of its thickness */
     carom_transform transform; /* origin pose, world frame */
     carom_vec2 center;         /* center of mass, world frame */
     carom_vec2 linear_velocity;
     double angular_velocity;
     double inv_mass;    /* 0 for static, kinematic and massless */
     double inv_inertia; /* about the center of mass; 0 like inv_mass */
+    double max_extent; /* farthest shape point from the center of mass (m) */
+    double min_extent; /* the body's thinnest half-thickness, for "is it fast?" (m) */
 
     uint32_t generation; /* bumped when the slot is freed */
     int island;          /* its sleeping island, -1 while awake */
@@ -43,8 +47,6 @@ typedef struct carom_body {
     double mass;    /* kg */
     double inertia; /* kg·m², about the center of mass */
     double linear_damping, angular_damping, gravity_scale;
-    double max_extent; /* farthest shape point from the center of mass (m) */
-    double min_extent; /* the body's thinnest half-thickness, for "is it fast?" (m) */
     carom_sweep sweep; /* this step's motion, set by the solver for bodies it moved */
 
     int first_shape; /* head of the body's shape list, -1 if none */

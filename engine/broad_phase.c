@@ -7,6 +7,11 @@
  * CAROM_LARGE_PROXY_CELLS cells (ground, long track walls) goes on a short list of its own
  * instead, checked against every moving proxy, rather than filling thousands of cells.
  *
+ * A cell that empties leaves the map and waits on a free list for the next cell needed, its
+ * list's memory kept: the grid holds the cells its proxies cover now, not every cell a body
+ * ever crossed (50 balls flying apart for 100,000 steps held 633 MB before this), and a world
+ * whose bodies keep moving over the same few cells stops allocating.
+ *
  * Each step, only proxies that moved out of their fat box (or are new) are re-placed and
  * queried. A query collects candidate pair keys; the keys are sorted and de-duplicated, and the
  * pairs not yet known become contacts in ascending key order. Sorting is what makes the result
@@ -39,6 +44,7 @@ void carom_broad_phase_destroy(carom_broad_phase* bp) {
         arrfree(bp->cells[i].proxies);
     }
     arrfree(bp->cells);
+    arrfree(bp->free_cells);
     carom_hash_map_destroy(&bp->cell_map);
     arrfree(bp->proxies);
     arrfree(bp->large_proxies);
@@ -127,12 +133,37 @@ static carom_grid_cell* find_cell(carom_broad_phase* bp, int x, int y) {
 static carom_grid_cell* find_or_add_cell(carom_broad_phase* bp, int x, int y) {
     carom_grid_cell* cell = find_cell(bp, x, y);
     if (cell == NULL) {
-        carom_grid_cell blank = {NULL};
-        arrput(bp->cells, blank);
-        carom_hash_map_set(&bp->cell_map, cell_key(x, y), (int)arrlen(bp->cells) - 1);
-        cell = &arrlast(bp->cells);
+        int index;
+        if (arrlen(bp->free_cells) > 0) {
+            index = arrpop(bp->free_cells); /* empty, its list's memory kept */
+        } else {
+            carom_grid_cell blank = {NULL};
+            arrput(bp->cells, blank);
+            index = (int)arrlen(bp->cells) - 1;
+        }
+        carom_hash_map_set(&bp->cell_map, cell_key(x, y), index);
+        cell = &bp->cells[index];
     }
     return cell;
+}
+
+/* Take the shape out of cell (x, y)'s list; a cell left empty goes to the free list. */
+static void remove_from_cell(carom_broad_phase* bp, int x, int y, int shape) {
+    uint64_t key = cell_key(x, y);
+    int index = carom_hash_map_get(&bp->cell_map, key);
+    CAROM_ASSERT(index >= 0);
+    carom_grid_cell* cell = &bp->cells[index];
+    for (int i = 0; i < (int)arrlen(cell->proxies); ++i) {
+        if (cell->proxies[i] == shape) {
+            cell->proxies[i] = arrlast(cell->proxies);
+            arrpop(cell->proxies);
+            break;
+        }
+    }
+    if (arrlen(cell->proxies) == 0) {
+        carom_hash_map_remove(&bp->cell_map, key);
+        arrput(bp->free_cells, index);
+    }
 }
 
 static void unplace(carom_broad_phase* bp, int shape) {
@@ -149,15 +180,7 @@ static void unplace(carom_broad_phase* bp, int shape) {
     } else {
         for (int y = proxy->y0; y <= proxy->y1; ++y) {
             for (int x = proxy->x0; x <= proxy->x1; ++x) {
-                carom_grid_cell* cell = find_cell(bp, x, y);
-                CAROM_ASSERT(cell != NULL);
-                for (int i = 0; i < (int)arrlen(cell->proxies); ++i) {
-                    if (cell->proxies[i] == shape) {
-                        cell->proxies[i] = arrlast(cell->proxies);
-                        arrpop(cell->proxies);
-                        break;
-                    }
-                }
+                remove_from_cell(bp, x, y, shape);
             }
         }
     }
@@ -231,9 +254,38 @@ static double choose_cell_size(const carom_broad_phase* bp) {
     return count > 0 ? 2.0 * total / count : 1.0;
 }
 
-/* A new pair: fat boxes overlap, it may collide, and it is not a contact yet. */
+static int compare_keys(const void* a, const void* b) {
+    uint64_t x = *(const uint64_t*)a;
+    uint64_t y = *(const uint64_t*)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort the candidate keys and drop repeats (a pair found in two cells, or by both proxies). */
+static void sort_unique_candidates(carom_broad_phase* bp) {
+    uint64_t* keys = bp->candidate_pairs;
+    int count = (int)arrlen(keys);
+    if (count > 1) {
+        qsort(keys, (size_t)count, sizeof(uint64_t), compare_keys);
+    }
+    int unique = 0;
+    for (int i = 0; i < count; ++i) {
+        if (unique == 0 || keys[unique - 1] != keys[i]) {
+            keys[unique++] = keys[i];
+        }
+    }
+    arrsetlen(bp->candidate_pairs, unique);
+}
+
+/* A new pair: fat boxes overlap, it may collide, and it is not a contact yet. The list is
+ * bounded: once it holds twice the room max_contacts leaves (plus a little), it is
+ * de-duplicated, and if the distinct pairs still exceed the room the gathering stops. A pile of
+ * 3,000 circles at one point has 4.5 million pairs; listing them all, and then making them
+ * contacts, took more than 4 GB. */
 static void add_candidate(carom_world* world, int shape, int other) {
     carom_broad_phase* bp = &world->broad_phase;
+    if (bp->candidates_overflow) {
+        return;
+    }
     const carom_proxy* a = &bp->proxies[shape];
     const carom_proxy* b = &bp->proxies[other];
     if (!carom_aabb_overlaps(a->fat_aabb, b->fat_aabb) || !carom_proxies_may_pair(a, b) ||
@@ -243,6 +295,10 @@ static void add_candidate(carom_world* world, int shape, int other) {
     uint64_t key = carom_pair_key(shape, other);
     if (carom_hash_map_get(&world->pair_map, key) < 0) {
         arrput(bp->candidate_pairs, key);
+        if (arrlen(bp->candidate_pairs) > 2 * (ptrdiff_t)bp->candidate_room + 1024) {
+            sort_unique_candidates(bp);
+            bp->candidates_overflow = arrlen(bp->candidate_pairs) > bp->candidate_room;
+        }
     }
 }
 
@@ -282,12 +338,6 @@ static void query_proxy(carom_world* world, int shape) {
     }
 }
 
-static int compare_keys(const void* a, const void* b) {
-    uint64_t x = *(const uint64_t*)a;
-    uint64_t y = *(const uint64_t*)b;
-    return (x > y) - (x < y);
-}
-
 static int compare_ints(const void* a, const void* b) {
     int x = *(const int*)a;
     int y = *(const int*)b;
@@ -303,7 +353,7 @@ void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
     int y0 = grid_coordinate(bp, box.lower.y);
     int x1 = grid_coordinate(bp, box.upper.x);
     int y1 = grid_coordinate(bp, box.upper.y);
-    if (((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0) > (double)arrlen(bp->cells)) {
+    if (((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0) > (double)bp->cell_map.count) {
         /* a box wider than the occupied grid: test every placed proxy instead. Both ways
          * find every live proxy whose fat box overlaps (each is listed in the cells of its
          * current box), so the answer does not depend on which cells the grid has made. */
@@ -342,10 +392,11 @@ void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
     arrsetlen(*out, unique);
 }
 
-void carom_broad_phase_update_pairs(carom_world* world) {
+bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
     carom_broad_phase* bp = &world->broad_phase;
+    *new_pairs = 0;
     if (arrlen(bp->moved) == 0) {
-        return;
+        return true;
     }
     if (bp->cell_size == 0.0) {
         bp->cell_size = choose_cell_size(bp);
@@ -360,28 +411,29 @@ void carom_broad_phase_update_pairs(carom_world* world) {
         }
     }
     arrsetlen(bp->candidate_pairs, 0);
+    bp->candidate_room = world->def.max_contacts - carom_id_pool_count(&world->contact_pool);
+    bp->candidates_overflow = false;
     for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
         int shape = bp->moved[i];
         if (bp->proxies[shape].alive) {
             query_proxy(world, shape);
         }
     }
+    sort_unique_candidates(bp);
+    int count = (int)arrlen(bp->candidate_pairs);
+    *new_pairs = count;
+    if (bp->candidates_overflow || count > bp->candidate_room) {
+        return false; /* the moved proxies stay listed: the next update finds the pairs again */
+    }
     for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
         bp->proxies[bp->moved[i]].moved = false;
     }
     arrsetlen(bp->moved, 0);
-
-    uint64_t* keys = bp->candidate_pairs;
-    int count = (int)arrlen(keys);
-    if (count > 1) {
-        qsort(keys, (size_t)count, sizeof(uint64_t), compare_keys);
-    }
     for (int i = 0; i < count; ++i) {
-        if (i > 0 && keys[i] == keys[i - 1]) {
-            continue; /* found in two cells, or by both proxies */
-        }
-        carom_create_contact(world, (int)(keys[i] >> 32), (int)(keys[i] & 0xffffffffu));
+        uint64_t key = bp->candidate_pairs[i];
+        carom_create_contact(world, (int)(key >> 32), (int)(key & 0xffffffffu));
     }
+    return true;
 }
 
 void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size) {

@@ -45,9 +45,14 @@ typedef struct carom_broad_phase {
     carom_proxy* proxies;        /* indexed by shape id */
     carom_hash_map cell_map;     /* cell key -> index in cells */
     carom_grid_cell* cells;      /* stb_ds array */
+    int* free_cells;             /* stb_ds array: cells emptied and out of the map, for reuse */
     int* large_proxies;          /* stb_ds array of shape ids */
     int* moved;                  /* stb_ds array of shape ids moved since the last pair update */
     uint64_t* candidate_pairs;   /* scratch, reused every step */
+    /* How many new pairs the world's max_contacts leaves room for in this pair update, and
+     * whether the candidates were found to exceed it (carom_broad_phase_update_pairs). */
+    int candidate_room;
+    bool candidates_overflow;
 } carom_broad_phase;
 
 /* The box rounded outward to multiples of CAROM_AABB_QUANTUM. */
@@ -60,8 +65,10 @@ void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb
 void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape);
 void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb);
 /* Find pairs involving moved proxies that are not yet contacts, and create their contacts in
- * ascending pair-key order. */
-void carom_broad_phase_update_pairs(carom_world* world);
+ * ascending pair-key order. If there are more of them than the world's max_contacts leaves room
+ * for, create none, keep the moved proxies for the next update, and return false (the step is
+ * refused); *new_pairs then receives how many there are at least. */
+bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs);
 /* The shapes whose fat boxes overlap `box`, in ascending id order without repeats, into the
  * stb_ds array *out (emptied first). Empty before the first pair update (no cell size yet). */
 void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out);

@@ -115,6 +115,7 @@ static double get(const lane_writer* w, int field) {
 static void collect_constraints(carom_world* world) {
     carom_solver* solver = &world->solver;
     arrsetlen(solver->constraint_contacts, 0);
+    arrsetlen(solver->constraint_points, 0);
     arrsetlen(solver->moving_a, 0);
     arrsetlen(solver->moving_b, 0);
     arrsetlen(solver->state_a, 0);
@@ -133,6 +134,7 @@ static void collect_constraints(carom_world* world) {
             continue; /* nothing it could move: static, kinematic or asleep on both sides */
         }
         arrput(solver->constraint_contacts, i);
+        arrput(solver->constraint_points, (unsigned char)contact->point_count);
         arrput(solver->state_a, a);
         arrput(solver->state_b, b);
         arrput(solver->moving_a, moving_a);
@@ -153,7 +155,7 @@ static void allocate_groups(carom_solver* solver, int lanes, int group_count, in
     solver->overflow_count = overflow_count;
 }
 
-void carom_contact_solver_prepare(carom_world* world, double h) {
+void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings) {
     carom_solver* solver = &world->solver;
     const carom_contact_kernel* kernel = carom_contact_kernel_current();
     int lanes = kernel->lanes;
@@ -184,14 +186,29 @@ void carom_contact_solver_prepare(carom_world* world, double h) {
     carom_softness soft = carom_make_softness(contact_hertz, world->def.contact_damping_ratio, h);
     carom_softness static_soft =
         carom_make_softness(static_hertz, world->def.contact_damping_ratio, h);
+    settings->bias_rate = soft.bias_rate;
+    settings->mass_scale = soft.mass_scale;
+    settings->impulse_scale = soft.impulse_scale;
+    settings->static_bias_rate = static_soft.bias_rate;
+    settings->static_mass_scale = static_soft.mass_scale;
+    settings->static_impulse_scale = static_soft.impulse_scale;
 
-    /* Where each constraint goes: colour after colour, in index order within a colour; the
-     * padding lanes after a colour's last constraint are cleared. */
+    /* Where each constraint goes: colour after colour; within a colour the one-point
+     * constraints first, then the two-point ones, each in index order, so that most groups are
+     * all of one kind (the kernels skip a missing second point's work group by group). Within a
+     * colour no two constraints share a body, so this order reaches no result. The padding
+     * lanes after a colour's last constraint are cleared. */
     int group = 0;
     for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
         int colour_count = start[c + 1] - start[c];
-        for (int k = 0; k < colour_count; ++k) {
-            solver->constraint_slots[solver->graph.order[start[c] + k]] = group * lanes + k;
+        int k = 0;
+        for (int points = 1; points <= 2; ++points) {
+            for (int n = start[c]; n < start[c + 1]; ++n) {
+                int i = solver->graph.order[n];
+                if (solver->constraint_points[i] == points) {
+                    solver->constraint_slots[i] = group * lanes + k++;
+                }
+            }
         }
         int colour_groups = (colour_count + lanes - 1) / lanes;
         for (int lane = colour_count % lanes; lane > 0 && lane < lanes; ++lane) {
@@ -216,9 +233,7 @@ void carom_contact_solver_prepare(carom_world* world, double h) {
                                      &solver->states[a],
                                      &solver->states[b],
                                      solver->masses[a],
-                                     solver->masses[b],
-                                     &soft,
-                                     &static_soft};
+                                     solver->masses[b]};
         (slot >= 0 ? kernel : &carom_contact_kernel_lanes1)->prepare(w.group, w.lane, &input);
     }
 }
@@ -281,6 +296,7 @@ void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->state_b);
     arrfree(solver->constraint_colors);
     arrfree(solver->constraint_slots);
+    arrfree(solver->constraint_points);
     arrfree(solver->group_memory);
     carom_graph_destroy(&solver->graph);
 }

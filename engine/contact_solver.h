@@ -41,9 +41,6 @@ enum carom_contact_field {
     CAROM_CF_INV_INERTIA_A,
     CAROM_CF_INV_MASS_B,
     CAROM_CF_INV_INERTIA_B,
-    CAROM_CF_BIAS_RATE, /* softness of the position correction (carom_make_softness, solver.c) */
-    CAROM_CF_MASS_SCALE,
-    CAROM_CF_IMPULSE_SCALE,
     CAROM_CF_BLOCK,   /* 1: both normal impulses may be solved together (2x2 block), else 0 */
     CAROM_CF_INV_K11, /* the block's inverse normal mass matrix */
     CAROM_CF_INV_K12,
@@ -97,6 +94,10 @@ typedef struct carom_solve_settings {
     double slop;     /* penetration left alone (m) */
     double max_push; /* fastest push-out (m/s) */
     int flip;        /* a tie in depth between a manifold's points: the second goes first */
+    /* the contact springs (carom_contact_solver_prepare): between two moving bodies, and
+     * against one that does not move (a lane whose A or B has no inverse mass) */
+    double bias_rate, mass_scale, impulse_scale;
+    double static_bias_rate, static_mass_scale, static_impulse_scale;
 } carom_solve_settings;
 
 typedef struct carom_contact carom_contact;
@@ -109,8 +110,6 @@ typedef struct carom_contact_input {
     const carom_body_state* body_a; /* those states, at the start of the step */
     const carom_body_state* body_b;
     carom_state_mass mass_a, mass_b;   /* 0 for bodies the constraint only reads */
-    const carom_softness* soft;        /* between two moving bodies */
-    const carom_softness* static_soft; /* against a body that does not move */
 } carom_contact_input;
 
 /* The loops of one width: over `count` consecutive groups, or one lane. */
@@ -147,8 +146,9 @@ typedef struct carom_world carom_world;
 typedef struct carom_solver carom_solver;
 
 /* The contacts with points become constraints, coloured and laid out for the current kernel,
- * for substeps of h seconds. Needs the solver's body states (gathered first). */
-void carom_contact_solver_prepare(carom_world* world, double h);
+ * for substeps of h seconds; the contact springs go into *settings. Needs the solver's body
+ * states (gathered first). */
+void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings);
 void carom_contact_solver_warm_start(carom_world* world);
 void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
                                 bool use_bias);

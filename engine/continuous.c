@@ -20,6 +20,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <string.h>
 
 /* A body is fast when it moved further this step than this fraction of its thinnest half-width. */
 #define FAST_FRACTION 0.5
@@ -54,7 +55,7 @@ static carom_sweep standstill(const carom_body* body) {
 }
 
 static bool may_hit(const carom_world* world, const carom_body* body, const carom_shape* mine,
-                    const carom_shape* other) {
+                    const carom_shape* other, bool statics_only) {
     const carom_body* other_body = &world->bodies[other->body];
     if (other_body->id == body->id || other->is_sensor || mine->is_sensor ||
         !carom_filters_collide(mine->filter, other->filter)) {
@@ -68,24 +69,102 @@ static bool may_hit(const carom_world* world, const carom_body* body, const caro
             return false;
         }
     }
-    return other_body->type != CAROM_BODY_DYNAMIC || body->bullet;
+    return other_body->type != CAROM_BODY_DYNAMIC || (body->bullet && !statics_only);
 }
+
+/* A pair already touching at the start of the step is the solver's, but the solver sees only
+ * the points of this step's manifold: a spinning box that meets a wall corner first can pivot
+ * about that corner and carry its center through a thin wall within the step. So each shape
+ * has a core, a circle at its centroid a quarter of its thickness wide, that never goes through
+ * a static or kinematic shape: when the shape already touches one, its core is swept instead;
+ * when even the core touches one (a body pressed three quarters of its thickness into a wall),
+ * the core is kept from going any deeper. The contact then pushes the rest of the shape out on
+ * the side it came from. Segments (no area) have no core. */
+#define CORE_FRACTION 0.25
+
+/* The core circle of a shape, in the body frame; radius 0 for shapes without one. */
+static carom_circle core_circle(const carom_shape* shape) {
+    carom_circle core = {{0.0, 0.0}, 0.0};
+    if (shape->type == CAROM_SHAPE_CIRCLE || shape->type == CAROM_SHAPE_POLYGON) {
+        core.center = shape->type == CAROM_SHAPE_CIRCLE ? shape->circle.center
+                                                        : shape->polygon.centroid;
+        core.radius = CORE_FRACTION * carom_shape_compute_thickness(shape);
+    }
+    return core;
+}
+
+/* A core that touches a static shape at the start of the step: it may not go deeper along
+ * `normal` (from the static shape towards the core). A core is a small circle, so it touches
+ * at most two shapes at once (in a corner); a few more are allowed for. */
+#define MAX_TOUCHING_CORES 8
+
+typedef struct touching_core {
+    carom_vec2 local_center; /* the core's center in the body frame */
+    carom_vec2 normal;
+} touching_core;
 
 typedef struct first_hit {
     double t;
     int other_body; /* -1: none */
+    int touching_count;
+    touching_core touching[MAX_TOUCHING_CORES];
 } first_hit;
 
-/* The earliest impact of the body's shapes against the candidates. */
-static first_hit find_first_hit(carom_world* world, const carom_body* body, double target) {
-    first_hit hit = {1.0, -1};
+/* The direction from a static shape to a core circle placed at xf, or zero if they are apart. */
+static carom_vec2 core_normal(const carom_shape* other, carom_transform other_xf,
+                              const carom_circle* core, carom_transform xf) {
+    carom_manifold m = other->type == CAROM_SHAPE_CIRCLE
+                           ? carom_collide_circles(&other->circle, other_xf, core, xf, INFINITY)
+                           : carom_collide_polygon_and_circle(&other->polygon, other_xf, core, xf,
+                                                              INFINITY);
+    return m.point_count > 0 ? m.normal : carom_v2(0.0, 0.0);
+}
+
+/* The impact of the shape's core against `other`, for a shape that already touches it. */
+static carom_toi_output core_time_of_impact(carom_world* world, const carom_body* body,
+                                            const carom_shape* mine, const carom_shape* other,
+                                            const carom_sweep* other_sweep, double target,
+                                            first_hit* hit) {
+    carom_toi_output none = {CAROM_TOI_SEPARATED, 1.0};
+    carom_convex_shape core;
+    memset(&core, 0, sizeof core);
+    core.is_circle = 1;
+    core.circle = core_circle(mine);
+    if (core.circle.radius <= 0.0) {
+        return none;
+    }
+    carom_convex_shape other_geometry = toi_shape(other);
+    carom_toi_output toi = carom_time_of_impact(&core, &body->sweep, &other_geometry, other_sweep,
+                                                target);
+    const carom_body* other_body = &world->bodies[other->body];
+    if (toi.state == CAROM_TOI_OVERLAPPED && other_body->type == CAROM_BODY_STATIC &&
+        hit->touching_count < MAX_TOUCHING_CORES) {
+        carom_transform xf = carom_sweep_get_transform(&body->sweep, 0.0);
+        carom_vec2 normal = core_normal(other, other_body->transform, &core.circle, xf);
+        if (normal.x != 0.0 || normal.y != 0.0) {
+            touching_core* touching = &hit->touching[hit->touching_count++];
+            touching->local_center = core.circle.center;
+            touching->normal = normal;
+        }
+    }
+    return toi.state == CAROM_TOI_HIT ? toi : none;
+}
+
+/* The earliest impact of the body's shapes against the candidates (static and kinematic
+ * shapes, and dynamic ones for a bullet unless statics_only), and the static shapes its cores
+ * already touch. */
+static void find_first_hit(carom_world* world, const carom_body* body, double target,
+                           bool statics_only, first_hit* hit) {
+    hit->t = 1.0;
+    hit->other_body = -1;
+    hit->touching_count = 0;
     carom_broad_phase_query(&world->broad_phase, swept_box(body), &world->continuous_candidates);
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         const carom_shape* mine = &world->shapes[s];
         carom_convex_shape my_geometry = toi_shape(mine);
         for (int i = 0; i < (int)arrlen(world->continuous_candidates); ++i) {
             const carom_shape* other = &world->shapes[world->continuous_candidates[i]];
-            if (!may_hit(world, body, mine, other)) {
+            if (!may_hit(world, body, mine, other, statics_only)) {
                 continue;
             }
             const carom_body* other_body = &world->bodies[other->body];
@@ -94,13 +173,34 @@ static first_hit find_first_hit(carom_world* world, const carom_body* body, doub
             carom_convex_shape other_geometry = toi_shape(other);
             carom_toi_output toi = carom_time_of_impact(&my_geometry, &body->sweep,
                                                         &other_geometry, &other_sweep, target);
-            if (toi.state == CAROM_TOI_HIT && toi.t < hit.t) {
-                hit.t = toi.t;
-                hit.other_body = other_body->id;
+            if (toi.state == CAROM_TOI_OVERLAPPED && other_body->type != CAROM_BODY_DYNAMIC) {
+                toi = core_time_of_impact(world, body, mine, other, &other_sweep, target, hit);
+            }
+            if (toi.state == CAROM_TOI_HIT && toi.t < hit->t) {
+                hit->t = toi.t;
+                hit->other_body = other_body->id;
             }
         }
     }
-    return hit;
+}
+
+/* The translation that takes back the part of the body's motion up to time t of its sweep
+ * that would carry a touching core deeper into the static shape it touches, keeping the rest
+ * (sliding along it, turning). */
+static carom_vec2 core_correction(const carom_body* body, const first_hit* hit, double t) {
+    carom_vec2 shift = {0.0, 0.0};
+    carom_transform start = carom_sweep_get_transform(&body->sweep, 0.0);
+    carom_transform end = carom_sweep_get_transform(&body->sweep, t);
+    for (int i = 0; i < hit->touching_count; ++i) {
+        const touching_core* touching = &hit->touching[i];
+        carom_vec2 moved = carom_sub(carom_transform_point(end, touching->local_center),
+                                     carom_transform_point(start, touching->local_center));
+        double inward = carom_dot(carom_add(moved, shift), touching->normal);
+        if (inward < 0.0) {
+            shift = carom_sub(shift, carom_scale(inward, touching->normal));
+        }
+    }
+    return shift;
 }
 
 /* Put the body at its pose at time t of its sweep, which then ends there. */
@@ -113,11 +213,99 @@ static void move_back(carom_world* world, carom_body* body, double t) {
     carom_body_update_shape_bounds(world, body, carom_v2(0.0, 0.0));
 }
 
+/* Move the body's end pose (and so its sweep's end) by a translation. */
+static void move_by(carom_world* world, carom_body* body, carom_vec2 shift) {
+    if (shift.x == 0.0 && shift.y == 0.0) {
+        return;
+    }
+    body->center = carom_add(body->center, shift);
+    body->sweep.c2 = body->center;
+    carom_body_derive_origin(body);
+    carom_body_update_shape_bounds(world, body, carom_v2(0.0, 0.0));
+}
+
 /* Back off from the touching time so the body stops about `target` short of the surface. */
 static double stop_time(const carom_body* body, double t, double target) {
     double travel = carom_distance(body->sweep.c1, body->sweep.c2) +
                     fabs(body->sweep.delta_angle) * body->max_extent;
     return travel > 0.0 ? carom_max_d(0.0, t - target / travel) : t;
+}
+
+/* A body pressed into a static or kinematic shape deeper than this fraction of its shape's
+ * thickness is checked like a fast body, however slowly it moves: a heavy body pushing a light
+ * one against a wall moves it a little each step, and its core must not go through either. */
+#define PRESSED_FRACTION 0.2
+
+static void mark_pressed_bodies(carom_world* world) {
+    for (int i = 0; i < (int)arrlen(world->touching_contacts); ++i) {
+        const carom_contact* contact = &world->contacts[world->touching_contacts[i]];
+        carom_body* body_a = &world->bodies[contact->edges[0].body];
+        carom_body* body_b = &world->bodies[contact->edges[1].body];
+        if ((body_a->type == CAROM_BODY_DYNAMIC) == (body_b->type == CAROM_BODY_DYNAMIC)) {
+            continue;
+        }
+        bool a_moves = body_a->type == CAROM_BODY_DYNAMIC;
+        carom_body* body = a_moves ? body_a : body_b;
+        const carom_shape* shape = &world->shapes[a_moves ? contact->shape_a : contact->shape_b];
+        double deepest = contact->points[0].separation;
+        if (contact->point_count > 1 && contact->points[1].separation < deepest) {
+            deepest = contact->points[1].separation;
+        }
+        if (deepest < -PRESSED_FRACTION * carom_shape_compute_thickness(shape)) {
+            body->pressed = true;
+        }
+    }
+}
+
+/* Where the body's own motion may take it this step against static and kinematic shapes:
+ * the time it stops (1 if it does not) and the shift that keeps its touching cores out. */
+typedef struct stop {
+    double t;
+    carom_vec2 shift;
+    int other_body; /* what it hit first, -1: nothing */
+} stop;
+
+static stop find_stop(carom_world* world, const carom_body* body, double target,
+                      bool statics_only, double t_limit) {
+    first_hit hit;
+    find_first_hit(world, body, target, statics_only, &hit);
+    stop result = {t_limit, {0.0, 0.0}, -1};
+    if (hit.other_body >= 0) {
+        double t = body->sweep.delta_angle == 0.0 ? stop_time(body, hit.t, target) : hit.t;
+        if (t < t_limit) {
+            result.t = t;
+            result.other_body = hit.other_body;
+        }
+    }
+    result.shift = core_correction(body, &hit, result.t);
+    return result;
+}
+
+/* A core correction changes the body's path: the corrected path may meet another wall (a
+ * body in a corner, kept out of the floor, is carried into the side wall), so it is checked
+ * again, up to this many times; a body still being corrected then stays where it began the
+ * step, which was clear of every wall. */
+#define MAX_CORE_PASSES 4
+
+/* Make the body's sweep end at its pose at time t plus shift, and put it there. */
+static void end_sweep_at(carom_world* world, carom_body* body, double t, carom_vec2 shift) {
+    carom_sweep* sweep = &body->sweep;
+    carom_vec2 end = carom_add(carom_add(sweep->c1, carom_scale(t, carom_sub(sweep->c2, sweep->c1))),
+                               shift);
+    sweep->c2 = end;
+    sweep->delta_angle *= t;
+    body->center = end;
+    body->transform.q = carom_sweep_get_transform(sweep, 1.0).q;
+    carom_body_derive_origin(body);
+    carom_body_update_shape_bounds(world, body, carom_v2(0.0, 0.0));
+}
+
+/* Stop a body at time t of its sweep, shifted to keep its cores out. */
+static void stop_body(carom_world* world, carom_body* body, double t, carom_vec2 shift) {
+    if (t < 1.0) {
+        move_back(world, body, t);
+    }
+    move_by(world, body, shift);
 }
 
 void carom_continuous_step(carom_world* world) {
@@ -126,20 +314,35 @@ void carom_continuous_step(carom_world* world) {
     }
     const double target = 0.25 * world->def.speculative_distance + 1e-4;
     carom_solver* solver = &world->solver;
+    mark_pressed_bodies(world);
     for (int i = 0; i < (int)arrlen(solver->state_bodies); ++i) {
         carom_body* body = &world->bodies[solver->state_bodies[i]];
-        if (body->type != CAROM_BODY_DYNAMIC || !is_fast(body)) {
+        bool pressed = body->pressed;
+        body->pressed = false;
+        if (body->type != CAROM_BODY_DYNAMIC || !(pressed || is_fast(body))) {
             continue;
         }
-        first_hit hit = find_first_hit(world, body, target);
-        if (hit.other_body < 0) {
+        stop own = find_stop(world, body, target, false, 1.0);
+        int hit_body = own.other_body;
+        double hit_t = own.t;
+        for (int pass = 0; own.shift.x != 0.0 || own.shift.y != 0.0; ++pass) {
+            if (pass == MAX_CORE_PASSES) {
+                own = (stop){0.0, {0.0, 0.0}, -1};
+                break;
+            }
+            end_sweep_at(world, body, own.t, own.shift);
+            own = find_stop(world, body, target, true, 1.0);
+        }
+        stop_body(world, body, own.t, own.shift);
+        if (hit_body < 0) {
             continue;
         }
-        double t = body->sweep.delta_angle == 0.0 ? stop_time(body, hit.t, target) : hit.t;
-        move_back(world, body, t);
-        carom_body* other = &world->bodies[hit.other_body];
+        /* A bullet's dynamic target goes back to the same moment, unless its own motion met a
+         * wall first: it must not be moved back to where its path had already crossed one. */
+        carom_body* other = &world->bodies[hit_body];
         if (other->type == CAROM_BODY_DYNAMIC && other->solver_index >= 0) {
-            move_back(world, other, t);
+            stop its = find_stop(world, other, target, true, hit_t);
+            stop_body(world, other, its.t, its.shift);
         }
     }
 }

@@ -13,7 +13,7 @@
 
 void carom_distance_joint_prepare(carom_joint* joint, const carom_joint_context* context) {
     carom_distance_joint* d = &joint->distance;
-    d->spring = carom_make_softness(d->hertz, d->damping_ratio, context->h);
+    d->spring = carom_joint_spring_softness(d->hertz, d->damping_ratio, context);
 }
 
 /* The line between the anchors now. */
@@ -65,7 +65,7 @@ static double rod_impulse(carom_distance_joint* d, const rod_geometry* g, double
                           const carom_joint_context* context, bool use_bias) {
     double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
     if (use_bias) {
-        bias = context->rigid.bias_rate * (g->length - d->length);
+        bias = carom_joint_clamp_bias(context->rigid.bias_rate * (g->length - d->length), context);
         mass_scale = context->rigid.mass_scale;
         impulse_scale = context->rigid.impulse_scale;
     }
@@ -89,11 +89,11 @@ void carom_distance_joint_solve(carom_joint* joint, const carom_joint_context* c
     if (d->enable_limit) {
         double lower =
             carom_joint_limit_impulse(&d->lower_impulse, g.mass, g.length - d->min_length,
-                                      axial_velocity(&v, &g), context, use_bias);
+                                      axial_velocity(&v, &g), context, use_bias, true);
         apply_axial(joint, &v, &g, lower);
         double upper =
             carom_joint_limit_impulse(&d->upper_impulse, g.mass, d->max_length - g.length,
-                                      -axial_velocity(&v, &g), context, use_bias);
+                                      -axial_velocity(&v, &g), context, use_bias, true);
         apply_axial(joint, &v, &g, -upper);
     }
     d->axis = g.axis;

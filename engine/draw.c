@@ -1,6 +1,11 @@
 /* Debug draw: the world as lines, polygons, circles and points through the user's callbacks,
  * so any renderer (SDL, a PNG writer, a test) can show it. Shapes go in shape-id order, colored
- * by what their body is doing; joints, contacts and bounding boxes on request. */
+ * by what their body is doing; joints, contacts and bounding boxes on request.
+ *
+ * The world is locked while drawing, so a callback cannot create, destroy or step (it gets
+ * CAROM_ERROR_WORLD_LOCKED). Even so, each shape and contact is copied before its callbacks run
+ * and nothing here keeps a pointer into the world's arrays across a callback: creating a body
+ * inside a callback once grew the array the loop was reading. */
 #include "core.h"
 
 #include "ds.h"
@@ -20,10 +25,8 @@ static uint32_t shape_color(const carom_shape* shape, const carom_body* body) {
     }
 }
 
-static void draw_shape(const carom_debug_draw* draw, const carom_shape* shape,
-                       const carom_body* body) {
-    uint32_t color = shape_color(shape, body);
-    carom_transform xf = body->transform;
+static void draw_shape(const carom_debug_draw* draw, const carom_shape* shape, carom_transform xf,
+                       uint32_t color) {
     if (shape->type == CAROM_SHAPE_CIRCLE) {
         if (draw->draw_circle != NULL) {
             draw->draw_circle(carom_transform_point(xf, shape->circle.center),
@@ -132,27 +135,34 @@ carom_status carom_world_draw(carom_world_id id, const carom_debug_draw* draw) {
     if (status != CAROM_OK) {
         return status;
     }
+    carom_lock_world(world, "inside a debug draw callback; do it after carom_world_draw returns");
     for (int i = 0; i < (int)arrlen(world->shapes); ++i) {
-        const carom_shape* shape = &world->shapes[i];
-        if (shape->id < 0) {
+        if (world->shapes[i].id < 0) {
             continue;
         }
+        carom_shape shape = world->shapes[i];
+        const carom_body* body = &world->bodies[shape.body];
+        uint32_t color = shape_color(&shape, body);
+        carom_transform xf = body->transform;
         if (draw->draw_shapes) {
-            draw_shape(draw, shape, &world->bodies[shape->body]);
+            draw_shape(draw, &shape, xf, color);
         }
         if (draw->draw_aabbs) {
-            draw_box(draw, shape->aabb);
+            draw_box(draw, shape.aabb);
         }
     }
     for (int i = 0; draw->draw_joints && i < (int)arrlen(world->joints); ++i) {
         if (world->joints[i].id >= 0) {
-            draw_joint(draw, world, &world->joints[i]);
+            carom_joint joint = world->joints[i];
+            draw_joint(draw, world, &joint);
         }
     }
     for (int i = 0; draw->draw_contacts && i < (int)arrlen(world->contacts); ++i) {
         if (world->contacts[i].id >= 0 && !world->contacts[i].is_sensor) {
-            draw_contact(draw, &world->contacts[i]);
+            carom_contact contact = world->contacts[i];
+            draw_contact(draw, &contact);
         }
     }
+    carom_unlock_world(world);
     return CAROM_OK;
 }

@@ -188,11 +188,25 @@ carom_status carom_make_polygon(const carom_vec2* points, int count, carom_polyg
     return CAROM_OK;
 }
 
+/* A box's half extent: positive, and at least CAROM_MIN_BOX_HALF_EXTENT, so that the box's
+ * shortest edge is no shorter than a polygon's and its mass and inertia stay normal numbers (a
+ * box of 1e-149 m had an area that underflowed, an infinite inverse mass, and a NaN center). */
+static carom_status check_half_extent(double half_extent, const char* what) {
+    carom_status status = carom_check_positive(half_extent, what);
+    if (status == CAROM_OK && half_extent < CAROM_MIN_BOX_HALF_EXTENT) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "%s is %g m: it must be at least %g m (CAROM_MIN_BOX_HALF_EXTENT), "
+                            "which makes the shortest edge as long as a polygon's shortest",
+                            what, half_extent, CAROM_MIN_BOX_HALF_EXTENT);
+    }
+    return status;
+}
+
 carom_status carom_make_box(double half_width, double half_height, carom_vec2 center,
                             double angle, carom_polygon* out) {
-    carom_status status = carom_check_positive(half_width, "box half width");
+    carom_status status = check_half_extent(half_width, "box half width");
     if (status == CAROM_OK) {
-        status = carom_check_positive(half_height, "box half height");
+        status = check_half_extent(half_height, "box half height");
     }
     if (status == CAROM_OK) {
         status = carom_check_finite_vec2(center.x, center.y, "box center");

@@ -648,6 +648,29 @@ static void destroy_contacts_between(carom_world* world, const carom_body* a, co
     }
 }
 
+/* An anchor in a body's frame must be a number the engine accepts too (a snapshot holds it, and
+ * carom_joint_set_frame takes it back): a world anchor 1e12 m from the body's origin is not. */
+static carom_status check_local_anchor(const carom_body* body, carom_vec2 anchor, const char* kind,
+                                       const char* which) {
+    carom_vec2 local =
+        body != NULL ? carom_inv_transform_point(body->transform, anchor) : anchor;
+    if (!(fabs(local.x) <= CAROM_MAX_MAGNITUDE && fabs(local.y) <= CAROM_MAX_MAGNITUDE)) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "%s joint %s is (%g, %g) in the frame of body %d: more than %g m from "
+                          "its origin, beyond what carom accepts",
+                          kind, which, local.x, local.y, body->id, CAROM_MAX_MAGNITUDE);
+    }
+    return CAROM_OK;
+}
+
+static carom_status check_anchors(const carom_body* a, const carom_body* b, carom_vec2 anchor_a,
+                                  carom_vec2 anchor_b, const char* kind) {
+    carom_status status = a != NULL ? check_local_anchor(a, anchor_a, kind, "anchor on body A")
+                                    : CAROM_OK;
+    return status == CAROM_OK ? check_local_anchor(b, anchor_b, kind, "anchor on body B")
+                              : status;
+}
+
 /* The new joint's slot, with its common fields set from the bodies (a NULL: the world) and its
  * frame: anchors given in the world frame, kept in the bodies' frames. */
 static carom_joint* new_joint(carom_world* world, carom_joint_type type, carom_body* a,
@@ -697,7 +720,8 @@ carom_joint_id carom_create_revolute_joint(carom_body_id a_id, carom_body_id b_i
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "revolute", &world, &a, &b) != CAROM_OK ||
-        check_revolute_def(def) != CAROM_OK) {
+        check_revolute_def(def) != CAROM_OK ||
+        check_anchors(a, b, def->anchor, def->anchor, "revolute") != CAROM_OK) {
         return carom_null_joint_id;
     }
     carom_joint* joint =
@@ -721,7 +745,8 @@ carom_joint_id carom_create_prismatic_joint(carom_body_id a_id, carom_body_id b_
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "prismatic", &world, &a, &b) != CAROM_OK ||
-        check_prismatic_def(def) != CAROM_OK) {
+        check_prismatic_def(def) != CAROM_OK ||
+        check_anchors(a, b, def->anchor, def->anchor, "prismatic") != CAROM_OK) {
         return carom_null_joint_id;
     }
     carom_joint* joint =
@@ -746,7 +771,8 @@ carom_joint_id carom_create_distance_joint(carom_body_id a_id, carom_body_id b_i
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "distance", &world, &a, &b) != CAROM_OK ||
-        check_distance_def(def) != CAROM_OK) {
+        check_distance_def(def) != CAROM_OK ||
+        check_anchors(a, b, def->anchor_a, def->anchor_b, "distance") != CAROM_OK) {
         return carom_null_joint_id;
     }
     double length = def->length > 0.0 ? def->length : carom_distance(def->anchor_a, def->anchor_b);
@@ -784,7 +810,8 @@ carom_joint_id carom_create_weld_joint(carom_body_id a_id, carom_body_id b_id,
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "weld", &world, &a, &b) != CAROM_OK ||
-        check_weld_def(def) != CAROM_OK) {
+        check_weld_def(def) != CAROM_OK ||
+        check_anchors(a, b, def->anchor, def->anchor, "weld") != CAROM_OK) {
         return carom_null_joint_id;
     }
     carom_joint* joint =
@@ -803,7 +830,8 @@ carom_joint_id carom_create_wheel_joint(carom_body_id a_id, carom_body_id b_id,
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "wheel", &world, &a, &b) != CAROM_OK ||
-        check_wheel_def(def) != CAROM_OK) {
+        check_wheel_def(def) != CAROM_OK ||
+        check_anchors(a, b, def->anchor, def->anchor, "wheel") != CAROM_OK) {
         return carom_null_joint_id;
     }
     carom_joint* joint =
@@ -853,7 +881,8 @@ carom_joint_id carom_create_mouse_joint(carom_body_id body_id, const carom_mouse
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(carom_null_body_id, body_id, false, def, "mouse", &world, &a, &b) !=
             CAROM_OK ||
-        check_mouse_def(def) != CAROM_OK) {
+        check_mouse_def(def) != CAROM_OK ||
+        check_anchors(NULL, b, def->target, def->target, "mouse") != CAROM_OK) {
         return carom_null_joint_id;
     }
     carom_joint* joint = new_joint(world, CAROM_JOINT_MOUSE, NULL, b, def->target, def->target, 1,

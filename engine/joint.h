@@ -145,6 +145,10 @@ typedef struct carom_joint {
 typedef struct carom_joint_context {
     double h, inv_h;          /* substep (s) and its inverse */
     carom_softness rigid;     /* the world's joint softness: rigid joints, limits */
+    double max_push;          /* fastest position correction of a rigid row along a length (m/s):
+                                 the world's contact_push_max_velocity */
+    double max_hertz;         /* the stiffest spring the substeps resolve: a quarter of their
+                                 rate */
     carom_body_state* states; /* the solver's states */
 } carom_joint_context;
 
@@ -324,20 +328,39 @@ static inline carom_vec2 carom_mat22_solve(carom_mat22 k, carom_vec2 b) {
     return carom_v2(det * (k.k22 * b.x - k.k12 * b.y), det * (k.k11 * b.y - k.k21 * b.x));
 }
 
+/* The position correction of a rigid row along a length: at most max_push (m/s), as contacts
+ * push out. A joint pulled far apart (a rod of 1.6 m between anchors 1,000 m apart) would
+ * otherwise be corrected at tens of km/s, and with a long lever arm the bodies then spun so fast
+ * that the substeps' linearisation diverged to NaN within a few seconds. */
+static inline double carom_joint_clamp_bias(double bias, const carom_joint_context* context) {
+    double max = context->max_push;
+    return bias > max ? max : bias < -max ? -max : bias;
+}
+
+/* The same for the two rows of a point constraint, as a vector. */
+static inline carom_vec2 carom_joint_clamp_bias2(carom_vec2 bias,
+                                                 const carom_joint_context* context) {
+    double length = carom_length(bias);
+    return length > context->max_push ? carom_scale(context->max_push / length, bias) : bias;
+}
+
 /* The softness a limit or a rigid row uses this pass: a gap still open (C > 0) is closed within
  * the substep and no further (speculative, like a contact's gap); a violation is pulled back
- * softly in the biased pass and left alone by the relax pass. */
+ * softly in the biased pass (a limit on a length at most at max_push) and left alone by the relax
+ * pass. */
 typedef struct carom_joint_row_softness {
     double bias, mass_scale, impulse_scale;
 } carom_joint_row_softness;
 
 static inline carom_joint_row_softness
-carom_joint_limit_softness(double c, const carom_joint_context* context, bool use_bias) {
+carom_joint_limit_softness(double c, const carom_joint_context* context, bool use_bias,
+                           bool is_length) {
     carom_joint_row_softness s = {0.0, 1.0, 0.0};
     if (c > 0.0) {
         s.bias = c * context->inv_h;
     } else if (use_bias) {
         s.bias = context->rigid.bias_rate * c;
+        s.bias = is_length ? carom_joint_clamp_bias(s.bias, context) : s.bias;
         s.mass_scale = context->rigid.mass_scale;
         s.impulse_scale = context->rigid.impulse_scale;
     }
@@ -345,14 +368,15 @@ carom_joint_limit_softness(double c, const carom_joint_context* context, bool us
 }
 
 /* One row of a one-sided limit along a direction whose relative velocity is cdot and position
- * error c (>= 0 allowed): the accumulated impulse stays >= 0. Returns the increment. */
+ * error c (>= 0 allowed), on a length (is_length) or an angle: the accumulated impulse stays
+ * >= 0. Returns the increment. */
 static inline double carom_joint_limit_impulse(double* accumulated, double effective_mass, double c,
                                                double cdot, const carom_joint_context* context,
-                                               bool use_bias) {
-    carom_joint_row_softness s = carom_joint_limit_softness(c, context, use_bias);
+                                               bool use_bias, bool is_length) {
+    carom_joint_row_softness s = carom_joint_limit_softness(c, context, use_bias, is_length);
     double impulse =
         -effective_mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * *accumulated;
-    double total = carom_max_d(*accumulated + impulse, 0.0);
+    double total = *accumulated + impulse > 0.0 ? *accumulated + impulse : 0.0;
     impulse = total - *accumulated;
     *accumulated = total;
     return impulse;
@@ -377,6 +401,15 @@ static inline double carom_joint_motor_impulse(double* accumulated, double effec
     impulse = total - *accumulated;
     *accumulated = total;
     return impulse;
+}
+
+/* A joint's own spring, its hertz capped like the joints' and the contacts' at a quarter of the
+ * substep rate: a stiffer spring is not resolved by the substeps and rings, and a 200 Hz spring at
+ * 240 substeps a second pulled apart far enough diverged to NaN. */
+static inline carom_softness carom_joint_spring_softness(double hertz, double damping_ratio,
+                                                         const carom_joint_context* context) {
+    double capped = hertz < context->max_hertz ? hertz : context->max_hertz;
+    return carom_make_softness(capped, damping_ratio, context->h);
 }
 
 /* The inverse of a sum of inverse masses or inertias, 0 when the sum is 0. */

@@ -14,7 +14,11 @@
 #ifndef CAROM_LANES_H
 #define CAROM_LANES_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #if !defined(CAROM_LANES)
 #error "define CAROM_LANES (1, 2, 4 or 8) before including lanes.h"
@@ -35,6 +39,11 @@ static CAROM_FORCE_INLINE lane_d lane_splat(double value) {
 
 static CAROM_FORCE_INLINE lane_d lane_zero(void) {
     return (lane_d){0};
+}
+
+/* A mask with no lane set. */
+static CAROM_FORCE_INLINE lane_mask lane_zero_mask(void) {
+    return (lane_mask){0};
 }
 
 /* All bits of the mask where a > b, none elsewhere. */
@@ -70,6 +79,54 @@ static CAROM_FORCE_INLINE lane_d lane_max(lane_d a, lane_d b) {
 
 static CAROM_FORCE_INLINE lane_d lane_min(lane_d a, lane_d b) {
     return lane_select(lane_greater(b, a), a, b);
+}
+
+/* One bit per lane of a mask (its lanes are 0 or all bits set): a single instruction where
+ * the width has one, the kernels ask it once per group. */
+static CAROM_FORCE_INLINE unsigned lane_bits(lane_mask mask) {
+#if CAROM_LANES == 1
+    return mask != 0;
+#elif CAROM_LANES == 8 && defined(__AVX512F__)
+    __m512i m;
+    __builtin_memcpy(&m, &mask, sizeof(m));
+    return _mm512_test_epi64_mask(m, m);
+#elif CAROM_LANES == 4 && defined(__AVX__)
+    __m256d m;
+    __builtin_memcpy(&m, &mask, sizeof(m));
+    return (unsigned)_mm256_movemask_pd(m);
+#elif CAROM_LANES == 2 && defined(__SSE2__)
+    __m128d m;
+    __builtin_memcpy(&m, &mask, sizeof(m));
+    return (unsigned)_mm_movemask_pd(m);
+#else
+    unsigned bits = 0;
+    for (int i = 0; i < CAROM_LANES; ++i) {
+        bits |= (mask[i] != 0) << i;
+    }
+    return bits;
+#endif
+}
+
+/* Whether any lane of the mask is set, and whether every lane is. */
+static CAROM_FORCE_INLINE bool lane_any(lane_mask mask) {
+    return lane_bits(mask) != 0;
+}
+
+static CAROM_FORCE_INLINE bool lane_all(lane_mask mask) {
+    return lane_bits(mask) == (1u << CAROM_LANES) - 1u;
+}
+
+/* The square root lane by lane (correctly rounded, as sqrt is everywhere). */
+static CAROM_FORCE_INLINE lane_d lane_sqrt(lane_d x) {
+#if CAROM_LANES == 1
+    return __builtin_sqrt(x);
+#else
+    lane_d r = x; /* every lane is overwritten; starting from x keeps gcc -O3 from warning */
+    for (int i = 0; i < CAROM_LANES; ++i) {
+        r[i] = __builtin_sqrt(x[i]);
+    }
+    return r;
+#endif
 }
 
 /* A lane value from CAROM_LANES consecutive doubles, and back (memcpy: no aliasing rule is

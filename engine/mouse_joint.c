@@ -10,7 +10,7 @@
 
 void carom_mouse_joint_prepare(carom_joint* joint, const carom_joint_context* context) {
     carom_mouse_joint* m = &joint->mouse;
-    m->spring = carom_make_softness(m->hertz, m->damping_ratio, context->h);
+    m->spring = carom_joint_spring_softness(m->hertz, m->damping_ratio, context);
 }
 
 void carom_mouse_joint_warm_start(carom_joint* joint, const carom_joint_context* context) {

@@ -11,7 +11,7 @@
 void carom_prismatic_joint_prepare(carom_joint* joint, const carom_joint_context* context) {
     carom_prismatic_joint* p = &joint->prismatic;
     p->axis = carom_rotate(joint->rotation_a, p->local_axis_a);
-    p->spring = carom_make_softness(p->hertz, p->damping_ratio, context->h);
+    p->spring = carom_joint_spring_softness(p->hertz, p->damping_ratio, context);
 }
 
 static double axial_impulse(const carom_prismatic_joint* p) {
@@ -49,12 +49,14 @@ static void solve_axis(carom_joint* joint, carom_joint_velocities* v,
     }
     if (p->enable_limit) {
         double cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
-        double lower = carom_joint_limit_impulse(
-            &p->lower_impulse, mass, translation - p->lower_translation, cdot, context, use_bias);
+        double lower =
+            carom_joint_limit_impulse(&p->lower_impulse, mass, translation - p->lower_translation,
+                                      cdot, context, use_bias, true);
         carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, lower, 0.0);
         cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
-        double upper = carom_joint_limit_impulse(
-            &p->upper_impulse, mass, p->upper_translation - translation, -cdot, context, use_bias);
+        double upper =
+            carom_joint_limit_impulse(&p->upper_impulse, mass, p->upper_translation - translation,
+                                      -cdot, context, use_bias, true);
         carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, -upper, 0.0);
     }
 }
@@ -81,6 +83,7 @@ static void solve_block(carom_joint* joint, carom_joint_velocities* v,
     if (use_bias) {
         carom_vec2 c = {carom_dot(g->perp, g->d), carom_joint_angle_now(joint, context->states)};
         bias = carom_scale(context->rigid.bias_rate, c);
+        bias.x = carom_joint_clamp_bias(bias.x, context); /* the row across; the angle is bounded */
         mass_scale = context->rigid.mass_scale;
         impulse_scale = context->rigid.impulse_scale;
     }

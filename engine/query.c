@@ -2,7 +2,12 @@
  *
  * Each query asks the grid for the shapes whose fat boxes meet the query's box (ascending shape
  * id, no repeats), filters them, runs the exact test, and reports in a fixed order: ray hits by
- * fraction then shape id, overlaps by shape id. Nothing depends on memory or hash order. */
+ * fraction then shape id, overlaps by shape id. Nothing depends on memory or hash order.
+ *
+ * The world is locked while a callback runs: the hits being reported live in the world's scratch
+ * arrays, and the shapes and bodies in its arrays, so a callback that destroyed the world or a
+ * body, created one, stepped, or started another query of the same world would pull them from
+ * under the loop. Such calls are refused with CAROM_ERROR_WORLD_LOCKED instead. */
 #include "core.h"
 
 #include "ds.h"
@@ -119,6 +124,7 @@ carom_status carom_world_cast_ray(carom_world_id id, carom_vec2 origin, carom_ve
         return status;
     }
     cast_all(world, origin, translation, filter);
+    carom_lock_world(world, "inside a ray-cast callback; do it after carom_world_cast_ray returns");
     double limit = 1.0;
     for (int i = 0; i < (int)arrlen(world->ray_hits); ++i) {
         const ray_hit* hit = &world->ray_hits[i];
@@ -135,14 +141,18 @@ carom_status carom_world_cast_ray(carom_world_id id, carom_vec2 origin, carom_ve
             limit = answer;
         }
     }
+    carom_unlock_world(world);
     return CAROM_OK;
 }
 
-/* Report the gathered shapes passing `test` to the callback, in shape-id order. */
+/* Report the gathered shapes passing `test` to the callback, in shape-id order, with the world
+ * locked (`holder` for the refusal message). */
 typedef bool shape_test(const carom_world* world, const carom_shape* shape, const void* query);
 
 static carom_status report_overlaps(carom_world* world, shape_test* test, const void* query,
-                                    carom_overlap_callback* callback, void* context) {
+                                    carom_overlap_callback* callback, void* context,
+                                    const char* holder) {
+    carom_lock_world(world, holder);
     for (int i = 0; i < (int)arrlen(world->query_shapes); ++i) {
         const carom_shape* shape = &world->shapes[world->query_shapes[i]];
         if (test(world, shape, query) &&
@@ -150,6 +160,7 @@ static carom_status report_overlaps(carom_world* world, shape_test* test, const 
             break;
         }
     }
+    carom_unlock_world(world);
     return CAROM_OK;
 }
 
@@ -186,7 +197,9 @@ carom_status carom_world_overlap_aabb(carom_world_id id, carom_aabb box, carom_f
         return status;
     }
     gather(world, box, filter, true);
-    return report_overlaps(world, box_test, &box, callback, context);
+    return report_overlaps(world, box_test, &box, callback, context,
+                           "inside an overlap callback; do it after carom_world_overlap_aabb "
+                           "returns");
 }
 
 static bool point_test(const carom_world* world, const carom_shape* shape, const void* query) {
@@ -205,7 +218,9 @@ carom_status carom_world_overlap_point(carom_world_id id, carom_vec2 point, caro
     }
     carom_aabb box = {point, point};
     gather(world, box, filter, true);
-    return report_overlaps(world, point_test, &point, callback, context);
+    return report_overlaps(world, point_test, &point, callback, context,
+                           "inside an overlap callback; do it after carom_world_overlap_point "
+                           "returns");
 }
 
 typedef struct placed_shape {
@@ -263,5 +278,7 @@ carom_status carom_world_overlap_shape(carom_world_id id, const carom_convex_sha
                                        : carom_compute_polygon_aabb(&checked.polygon, xf);
     gather(world, box, filter, true);
     placed_shape query = {&checked, xf};
-    return report_overlaps(world, shape_overlap_test, &query, callback, context);
+    return report_overlaps(world, shape_overlap_test, &query, callback, context,
+                           "inside an overlap callback; do it after carom_world_overlap_shape "
+                           "returns");
 }

@@ -15,7 +15,7 @@
 void carom_revolute_joint_prepare(carom_joint* joint, const carom_joint_context* context) {
     carom_revolute_joint* r = &joint->revolute;
     r->axial_mass = carom_joint_inverse(joint->inv_inertia_a + joint->inv_inertia_b);
-    r->spring = carom_make_softness(r->hertz, r->damping_ratio, context->h);
+    r->spring = carom_joint_spring_softness(r->hertz, r->damping_ratio, context);
 }
 
 /* The accumulated impulse about the axis: what the spring, motor and limits push with. */
@@ -43,11 +43,11 @@ static void solve_limits(carom_joint* joint, carom_joint_velocities* v, double a
     carom_revolute_joint* r = &joint->revolute;
     double lower =
         carom_joint_limit_impulse(&r->lower_impulse, r->axial_mass, angle - r->lower_angle,
-                                  v->angular_b - v->angular_a, context, use_bias);
+                                  v->angular_b - v->angular_a, context, use_bias, false);
     apply_angular(joint, v, lower);
     double upper =
         carom_joint_limit_impulse(&r->upper_impulse, r->axial_mass, r->upper_angle - angle,
-                                  v->angular_a - v->angular_b, context, use_bias);
+                                  v->angular_a - v->angular_b, context, use_bias, false);
     apply_angular(joint, v, -upper);
 }
 
@@ -61,7 +61,7 @@ static void solve_point(carom_joint* joint, carom_joint_velocities* v,
     double mass_scale = 1.0, impulse_scale = 0.0;
     if (use_bias) {
         carom_vec2 separation = carom_joint_separation(joint, context->states, anchor_a, anchor_b);
-        bias = carom_scale(context->rigid.bias_rate, separation);
+        bias = carom_joint_clamp_bias2(carom_scale(context->rigid.bias_rate, separation), context);
         mass_scale = context->rigid.mass_scale;
         impulse_scale = context->rigid.impulse_scale;
     }

@@ -10,22 +10,23 @@
 typedef struct carom_world carom_world;
 
 typedef struct carom_shape {
-    /* What the narrow phase reads for every contact comes first, a circle's geometry right
-     * after it: one or two cache lines per shape instead of four. */
+    /* What the narrow phase reads for every contact comes first: the first cache line is all
+     * a kept (recycled) manifold needs; a new one reads the box and a circle's geometry from
+     * the second. */
     int id; /* own index, or -1 when the slot is free */
     int body;
     int next_shape; /* next in the body's list, -1 at the end */
     carom_shape_type type;
     bool is_sensor;
     bool enable_hit_events;
-    carom_aabb aabb; /* tight world box as of the last step */
+    double friction, restitution;
+    double extent; /* farthest distance of the shape from its body's center of mass (m) */
     /* A polygon that is exactly carom_make_box's box around the body origin (cars, crates):
      * corners (-x, -y), (x, -y), (x, y), (-x, y) in that order. Its half extents (x, y) give its
      * world box without placing the corners, and its contacts with other such boxes by two axes
      * each (carom_collide_boxes). (0, 0) for every other shape. */
     carom_vec2 box_half_extents;
-    double friction, restitution;
-    double extent; /* farthest distance of the shape from its body's center of mass (m) */
+    carom_aabb aabb; /* tight world box as of the last step */
     carom_circle circle; /* CAROM_SHAPE_CIRCLE */
     double hit_speed_threshold;
     carom_polygon polygon; /* CAROM_SHAPE_POLYGON, and the two-vertex form of a segment */

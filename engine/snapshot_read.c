@@ -1714,6 +1714,7 @@ static void commit_scene(carom_world* world, scene_data* scene) {
     carom_world_def def = scene->def;
     def.gravity = world->def.gravity;
     def.substeps = world->def.substeps;
+    def.max_contacts = world->def.max_contacts; /* the world's resource limit, not the scene's */
     world->def = def;
     carom_broad_phase_destroy(&world->broad_phase);
     carom_broad_phase_init(&world->broad_phase, def.cell_size);

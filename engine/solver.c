@@ -251,10 +251,11 @@ void carom_solver_step(carom_world* world, double dt) {
     double h = dt / substeps;
     carom_joints_wake_driven(world);
     gather_bodies(world, h);
-    carom_joint_solver_prepare(world, h);
-    carom_contact_solver_prepare(world, h);
     carom_solve_settings settings = {1.0 / h, world->def.contact_slop,
-                                     world->def.contact_push_max_velocity, 0};
+                                     world->def.contact_push_max_velocity, 0,
+                                     0.0, 1.0, 0.0, 0.0, 1.0, 0.0};
+    carom_joint_solver_prepare(world, h);
+    carom_contact_solver_prepare(world, h, &settings);
     /* in each pass the joints first, in id order, then the contacts colour by colour */
     for (int i = 0; i < substeps; ++i) {
         settings.flip = i & 1;

@@ -48,6 +48,7 @@ struct carom_solver {
 
     /* contact constraints (contact_solver.c) */
     int* constraint_contacts;   /* contact id of each constraint, ascending */
+    unsigned char* constraint_points; /* its point count, 1 or 2 */
     int* state_a;               /* the states of each constraint's bodies (rest state if none) */
     int* state_b;
     int* moving_a;              /* the state each constraint may move, or -1 (colouring input) */

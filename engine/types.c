@@ -24,6 +24,7 @@ carom_world_def carom_default_world_def(void) {
     def.contact_recycle_distance = 0.01;
     def.joint_hertz = 60.0;
     def.joint_damping_ratio = 2.0;
+    def.max_contacts = CAROM_DEFAULT_MAX_CONTACTS;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;
 }

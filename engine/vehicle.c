@@ -87,9 +87,9 @@ static carom_vehicle* get_vehicle_checked(carom_vehicle_id id, carom_world** wor
     carom_vehicle* vehicle = get_vehicle(id, world_out);
     if (vehicle == NULL) {
         carom_fail(CAROM_ERROR_INVALID_ID,
-                   "%s: vehicle id %d is null, destroyed (with its body, or by "
+                   "%s: vehicle id %lld is null, destroyed (with its body, or by "
                    "carom_destroy_vehicle), or from a destroyed world",
-                   what, (int)id.index1 - 1);
+                   what, (long long)id.index1 - 1); /* not int: index1 may be INT32_MIN */
     }
     return vehicle;
 }

@@ -10,7 +10,8 @@
 /* The softness of a part: its own spring, or the world's for a rigid part. */
 static carom_softness part_softness(double hertz, double damping_ratio,
                                     const carom_joint_context* context) {
-    return hertz > 0.0 ? carom_make_softness(hertz, damping_ratio, context->h) : context->rigid;
+    return hertz > 0.0 ? carom_joint_spring_softness(hertz, damping_ratio, context)
+                       : context->rigid;
 }
 
 void carom_weld_joint_prepare(carom_joint* joint, const carom_joint_context* context) {
@@ -63,7 +64,11 @@ static void solve_point(carom_joint* joint, carom_joint_velocities* v,
     carom_vec2 c = carom_joint_separation(joint, context->states, anchor_a, anchor_b);
     carom_vec2 cdot = carom_joint_relative_velocity(v, anchor_a, anchor_b);
     carom_mat22 k = carom_joint_point_mass(joint, anchor_a, anchor_b);
-    carom_vec2 b = carom_mat22_solve(k, carom_mul_add(cdot, s.bias, c));
+    carom_vec2 bias = carom_scale(s.bias, c);
+    if (w->linear_hertz == 0.0) {
+        bias = carom_joint_clamp_bias2(bias, context); /* rigid: corrected at most at max_push */
+    }
+    carom_vec2 b = carom_mat22_solve(k, carom_add(cdot, bias));
     carom_vec2 impulse = carom_v2(-s.mass_scale * b.x - s.impulse_scale * w->linear_impulse.x,
                                   -s.mass_scale * b.y - s.impulse_scale * w->linear_impulse.y);
     w->linear_impulse = carom_add(w->linear_impulse, impulse);

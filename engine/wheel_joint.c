@@ -12,7 +12,7 @@ void carom_wheel_joint_prepare(carom_joint* joint, const carom_joint_context* co
     carom_wheel_joint* w = &joint->wheel;
     w->axis = carom_rotate(joint->rotation_a, w->local_axis_a);
     w->axial_mass = carom_joint_inverse(joint->inv_inertia_a + joint->inv_inertia_b);
-    w->spring = carom_make_softness(w->hertz, w->damping_ratio, context->h);
+    w->spring = carom_joint_spring_softness(w->hertz, w->damping_ratio, context);
 }
 
 static double axial_impulse(const carom_wheel_joint* w) {
@@ -53,12 +53,14 @@ static void solve_axis(carom_joint* joint, carom_joint_velocities* v,
     }
     if (w->enable_limit) {
         double cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
-        double lower = carom_joint_limit_impulse(
-            &w->lower_impulse, mass, translation - w->lower_translation, cdot, context, use_bias);
+        double lower =
+            carom_joint_limit_impulse(&w->lower_impulse, mass, translation - w->lower_translation,
+                                      cdot, context, use_bias, true);
         carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, lower, 0.0);
         cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
-        double upper = carom_joint_limit_impulse(
-            &w->upper_impulse, mass, w->upper_translation - translation, -cdot, context, use_bias);
+        double upper =
+            carom_joint_limit_impulse(&w->upper_impulse, mass, w->upper_translation - translation,
+                                      -cdot, context, use_bias, true);
         carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, -upper, 0.0);
     }
 }
@@ -69,7 +71,7 @@ static void solve_across(carom_joint* joint, carom_joint_velocities* v,
     carom_wheel_joint* w = &joint->wheel;
     double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
     if (use_bias) {
-        bias = context->rigid.bias_rate * carom_dot(g->perp, g->d);
+        bias = carom_joint_clamp_bias(context->rigid.bias_rate * carom_dot(g->perp, g->d), context);
         mass_scale = context->rigid.mass_scale;
         impulse_scale = context->rigid.impulse_scale;
     }

@@ -2,7 +2,14 @@
  *
  * Worlds are reached through a fixed table of slots, so a world id is two small integers and a
  * destroyed world's id is recognised by its slot generation. Creating and destroying worlds takes
- * a spin lock over the table; using a world does not. */
+ * a spin lock over the table; resolving an id does not, so that every API call stays cheap, but
+ * it reads the slot through atomics ordered against the writers (see world_slot): an id can be
+ * resolved on one thread while another creates or destroys worlds.
+ *
+ * A slot's generation is 16 bits. Rather than wrap, which would make the ids of the slot's
+ * first worlds valid again, a slot is retired once a world with generation UINT16_MAX has been
+ * destroyed in it: a process can create CAROM_MAX_WORLDS * 65,535 worlds (8,388,480) over its
+ * life, at most CAROM_MAX_WORLDS at once. */
 #include "core.h"
 
 #include "ds.h"
@@ -12,10 +19,17 @@
 #include <stdatomic.h>
 #include <string.h>
 
+/* A creator stores the generation, then publishes the world with a release store; a reader
+ * loads the world with acquire, then the generation. So a reader that finds the new world also
+ * finds its generation, and a stale id never resolves to the world that took its slot (with the
+ * old stores, world first and plain, it could for an instant). */
 typedef struct world_slot {
-    carom_world* world;
-    uint16_t generation;
+    _Atomic(carom_world*) world; /* NULL when free */
+    _Atomic uint16_t generation; /* of the slot's last world; 0: never used */
 } world_slot;
+
+/* The last generation a slot hands out; once that world is destroyed the slot stays free. */
+#define RETIRED_GENERATION UINT16_MAX
 
 static world_slot world_slots[CAROM_MAX_WORLDS];
 static atomic_flag registry_lock = ATOMIC_FLAG_INIT;
@@ -32,10 +46,12 @@ carom_world* carom_get_world_from_parts(uint16_t world0, uint16_t world_generati
         return NULL;
     }
     world_slot* slot = &world_slots[world0];
-    if (slot->world == NULL || slot->generation != world_generation) {
+    carom_world* world = atomic_load_explicit(&slot->world, memory_order_acquire);
+    if (world == NULL ||
+        atomic_load_explicit(&slot->generation, memory_order_relaxed) != world_generation) {
         return NULL;
     }
-    return slot->world;
+    return world;
 }
 
 carom_world* carom_get_world_checked(carom_world_id id) {
@@ -53,10 +69,23 @@ carom_world* carom_get_world_checked(carom_world_id id) {
 
 carom_status carom_check_unlocked(const carom_world* world, const char* action) {
     if (world->locked) {
-        return carom_fail(CAROM_ERROR_WORLD_LOCKED,
-                          "cannot %s during a step; do it after carom_world_step returns", action);
+        const char* holder = world->locked_by != NULL
+                                 ? world->locked_by
+                                 : "during a step; do it after carom_world_step returns";
+        return carom_fail(CAROM_ERROR_WORLD_LOCKED, "cannot %s %s", action, holder);
     }
     return CAROM_OK;
+}
+
+void carom_lock_world(carom_world* world, const char* holder) {
+    CAROM_ASSERT(!world->locked);
+    world->locked = true;
+    world->locked_by = holder;
+}
+
+void carom_unlock_world(carom_world* world) {
+    world->locked = false;
+    world->locked_by = NULL;
 }
 
 carom_status carom_check_world_def(const carom_world_def* def) {
@@ -125,6 +154,10 @@ carom_status carom_check_world_def(const carom_world_def* def) {
     if (status == CAROM_OK) {
         status = carom_check_non_negative(def->joint_damping_ratio, "world joint_damping_ratio");
     }
+    if (status == CAROM_OK && def->max_contacts < 1) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE, "world max_contacts is %d: it must be >= 1",
+                            def->max_contacts);
+    }
     return status;
 }
 
@@ -134,29 +167,45 @@ carom_world_id carom_create_world(const carom_world_def* def) {
     }
     lock_registry();
     int free_slot = -1;
-    for (int i = 0; i < CAROM_MAX_WORLDS; ++i) {
-        if (world_slots[i].world == NULL) {
+    int retired = 0;
+    for (int i = 0; i < CAROM_MAX_WORLDS && free_slot < 0; ++i) {
+        world_slot* slot = &world_slots[i];
+        if (atomic_load_explicit(&slot->world, memory_order_relaxed) != NULL) {
+            continue;
+        }
+        if (atomic_load_explicit(&slot->generation, memory_order_relaxed) == RETIRED_GENERATION) {
+            retired += 1;
+        } else {
             free_slot = i;
-            break;
         }
     }
     if (free_slot < 0) {
         unlock_registry();
-        carom_fail(CAROM_ERROR_TOO_MANY_WORLDS,
-                   "%d worlds exist already: destroy one before creating another",
-                   CAROM_MAX_WORLDS);
+        if (retired > 0) {
+            carom_fail(CAROM_ERROR_TOO_MANY_WORLDS,
+                       "%d worlds exist and %d world slots are retired: each slot serves %d "
+                       "worlds, so that no world id is ever reused; destroy a world, or create "
+                       "fewer over the life of the process",
+                       CAROM_MAX_WORLDS - retired, retired, RETIRED_GENERATION);
+        } else {
+            carom_fail(CAROM_ERROR_TOO_MANY_WORLDS,
+                       "%d worlds exist already: destroy one before creating another",
+                       CAROM_MAX_WORLDS);
+        }
         return carom_null_world_id;
     }
+    world_slot* slot = &world_slots[free_slot];
     carom_world* world = carom_alloc(sizeof(carom_world));
     memset(world, 0, sizeof(*world));
     world->index = (uint16_t)free_slot;
-    world->generation = (uint16_t)(world_slots[free_slot].generation + 1);
+    world->generation =
+        (uint16_t)(atomic_load_explicit(&slot->generation, memory_order_relaxed) + 1);
     world->def = *def;
     world->scene_revision = 1;
     world->awake_revision = 1;
     carom_broad_phase_init(&world->broad_phase, def->cell_size);
-    world_slots[free_slot].world = world;
-    world_slots[free_slot].generation = world->generation;
+    atomic_store_explicit(&slot->generation, world->generation, memory_order_relaxed);
+    atomic_store_explicit(&slot->world, world, memory_order_release);
     unlock_registry();
     carom_world_id id = {(uint16_t)(free_slot + 1), world->generation};
     return id;
@@ -204,7 +253,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     carom_sleep_destroy(world);
     carom_snapshot_destroy(world);
     lock_registry();
-    world_slots[world->index].world = NULL;
+    atomic_store_explicit(&world_slots[world->index].world, NULL, memory_order_release);
     unlock_registry();
     carom_free(world);
     return CAROM_OK;
@@ -250,6 +299,17 @@ static int find_massless_body(const carom_world* world) {
     return -1;
 }
 
+/* The message for a step refused by the broad phase: more new pairs than max_contacts allows. */
+static carom_status refuse_contacts(const carom_world* world, int new_pairs) {
+    return carom_fail(CAROM_ERROR_TOO_MANY_CONTACTS,
+                      "the step would make %s%d new contacts besides the %d there are, more "
+                      "than the world's max_contacts (%d): shapes are piled too densely; spread "
+                      "them out or destroy some, or create the world with a larger "
+                      "max_contacts. The step was not taken",
+                      world->broad_phase.candidates_overflow ? "at least " : "", new_pairs,
+                      carom_id_pool_count(&world->contact_pool), world->def.max_contacts);
+}
+
 carom_status carom_world_step(carom_world_id id, double dt) {
     carom_world* world = carom_get_world_checked(id);
     if (world == NULL) {
@@ -268,14 +328,19 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     if (status != CAROM_OK) {
         return status;
     }
-    world->locked = true;
+    carom_lock_world(world, NULL);
+    /* 1. broad phase: new pairs of shapes whose fattened boxes began to overlap; none made, and
+     *    the step refused, if they would exceed max_contacts */
+    int new_pairs = 0;
+    if (!carom_broad_phase_update_pairs(world, &new_pairs)) {
+        carom_unlock_world(world);
+        return refuse_contacts(world, new_pairs);
+    }
     arrsetlen(world->begin_events, 0);
     arrsetlen(world->end_events, 0);
     arrsetlen(world->hit_events, 0);
     arrsetlen(world->sensor_begin_events, 0);
     arrsetlen(world->sensor_end_events, 0);
-    /* 1. broad phase: new pairs of shapes whose fattened boxes began to overlap */
-    carom_broad_phase_update_pairs(world);
     /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
     carom_narrow_phase_collide(world, dt);
     /* 2b. vehicles: tyre, drive, brake and drag forces at the wheels, for the solver */
@@ -287,7 +352,7 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     /* 5. sleep: islands that have rested long enough stop being simulated */
     carom_sleep_step(world);
     world->step_count += 1;
-    world->locked = false;
+    carom_unlock_world(world);
     return CAROM_OK;
 }
 
@@ -439,16 +504,44 @@ carom_status carom_make_fixed_stepper(double dt, int max_steps_per_frame,
     return status;
 }
 
+/* A stepper as carom_make_fixed_stepper() made it and carom_world_advance() keeps it: a valid dt
+ * and step count, and a finite, non-negative accumulator and dropped time (the accumulator is
+ * below dt unless a step failed). A NaN accumulator is never >= dt, so the world would silently
+ * never step again; a negative one would swallow frames. Either means the struct was filled or
+ * changed by hand. */
+static carom_status check_stepper(const carom_fixed_stepper* stepper) {
+    carom_status status = CAROM_OK;
+    if (!(stepper->dt > 0.0 && stepper->dt <= CAROM_MAX_MAGNITUDE &&
+          stepper->max_steps_per_frame >= 1)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "fixed stepper has dt %g s and max_steps_per_frame %d: it is not "
+                            "initialised; make it with carom_make_fixed_stepper()",
+                            stepper->dt, stepper->max_steps_per_frame);
+    } else if (!(stepper->accumulator >= 0.0 && isfinite(stepper->accumulator))) {
+        status = carom_fail(isfinite(stepper->accumulator) ? CAROM_ERROR_OUT_OF_RANGE
+                                                           : CAROM_ERROR_NOT_FINITE,
+                            "fixed stepper accumulator is %g s: it must be finite and >= 0; "
+                            "only carom_make_fixed_stepper() and carom_world_advance() should "
+                            "set it",
+                            stepper->accumulator);
+    } else if (!(stepper->dropped_time >= 0.0 && isfinite(stepper->dropped_time))) {
+        status = carom_fail(isfinite(stepper->dropped_time) ? CAROM_ERROR_OUT_OF_RANGE
+                                                            : CAROM_ERROR_NOT_FINITE,
+                            "fixed stepper dropped_time is %g s: it must be finite and >= 0; "
+                            "reset it to 0 if you want to restart the count",
+                            stepper->dropped_time);
+    }
+    return status;
+}
+
 carom_status carom_world_advance(carom_world_id id, carom_fixed_stepper* stepper,
                                  double frame_time, int* steps_taken, double* alpha) {
     if (stepper == NULL) {
         return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "fixed stepper is NULL");
     }
     carom_status status = carom_check_non_negative(frame_time, "frame time");
-    if (status == CAROM_OK && !(stepper->dt > 0.0 && stepper->max_steps_per_frame >= 1)) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "fixed stepper is not initialised: make it with "
-                            "carom_make_fixed_stepper()");
+    if (status == CAROM_OK) {
+        status = check_stepper(stepper);
     }
     if (status != CAROM_OK) {
         return status;

@@ -98,7 +98,11 @@ struct carom_world {
 
     int massless_dynamic_count; /* dynamic bodies with zero mass: stepping is refused */
     int step_count;
-    bool locked; /* inside carom_world_step */
+    /* Set inside carom_world_step, and while a query or carom_world_draw calls back into user
+     * code: every call that changes the world, or would reuse the query scratch arrays, is then
+     * refused (carom_check_unlocked). locked_by says by what, for the message; NULL: a step. */
+    bool locked;
+    const char* locked_by;
 };
 
 /* Bring world->awake_bodies and world->awake_contacts up to date (see there). */
@@ -110,7 +114,13 @@ carom_status carom_check_world_def(const carom_world_def* def);
 carom_world* carom_get_world_checked(carom_world_id id);
 /* The world for a body or shape id's world fields, or NULL. */
 carom_world* carom_get_world_from_parts(uint16_t world0, uint16_t world_generation);
-/* CAROM_ERROR_WORLD_LOCKED (recorded) while the world is stepping, else CAROM_OK. */
+/* CAROM_ERROR_WORLD_LOCKED (recorded) while the world is stepping or calling back, else
+ * CAROM_OK. */
 carom_status carom_check_unlocked(const carom_world* world, const char* action);
+/* Lock the world around calls to user callbacks. holder finishes the refusal message "cannot
+ * <action> <holder>", e.g. "inside a ray-cast callback; do it after carom_world_cast_ray
+ * returns"; a string literal. */
+void carom_lock_world(carom_world* world, const char* holder);
+void carom_unlock_world(carom_world* world);
 
 #endif

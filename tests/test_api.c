@@ -4,6 +4,8 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 static carom_world_id world;
@@ -388,4 +390,289 @@ Test(api, numbers_too_large_to_step_safely_are_refused) {
                  CAROM_ERROR_OUT_OF_RANGE);
     cr_assert_eq(carom_body_set_transform(body, carom_v2(2e12, 0.0), 0.0), CAROM_ERROR_OUT_OF_RANGE);
     assert_unchanged();
+}
+
+/* Issue 21: a box's half extents had no lower bound. 1e-149 m gave an area that underflowed: a
+ * force made the velocity infinite in one step, and with a circle on the same body the center
+ * of mass became NaN; 4.9e-324 was accepted too. */
+Test(api, boxes_smaller_than_the_smallest_polygon_are_refused) {
+    carom_shape_def def = carom_default_shape_def();
+    const double tiny[] = {1e-149, 4.9e-324, 0.999 * CAROM_MIN_BOX_HALF_EXTENT};
+    for (int i = 0; i < 3; ++i) {
+        assert_refused(
+            shape_status(carom_create_box_shape(body, &def, tiny[i], 1.0, carom_v2(0.0, 0.0), 0.0)),
+            CAROM_ERROR_OUT_OF_RANGE, "CAROM_MIN_BOX_HALF_EXTENT");
+        cr_assert_neq(strstr(carom_last_error(), "half width"), NULL, "%s", carom_last_error());
+        assert_refused(
+            shape_status(carom_create_box_shape(body, &def, 1.0, tiny[i], carom_v2(0.0, 0.0), 0.0)),
+            CAROM_ERROR_OUT_OF_RANGE, "half height");
+        carom_polygon polygon;
+        cr_assert_eq(carom_make_box(tiny[i], tiny[i], carom_v2(0.0, 0.0), 0.0, &polygon),
+                     CAROM_ERROR_OUT_OF_RANGE);
+    }
+    /* the shortest box edge is the shortest polygon edge */
+    cr_assert_eq(2.0 * CAROM_MIN_BOX_HALF_EXTENT, CAROM_POLYGON_WELD_TOLERANCE);
+}
+
+/* The smallest, lightest box and circle carom accepts on one body, pushed by the largest force
+ * and torque it accepts, stay finite: the issue's reproducer at the new limit. */
+Test(api, the_smallest_lightest_shapes_stay_finite_under_the_largest_forces) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    carom_body_id speck = carom_create_body(world, &def);
+    carom_shape_def light = carom_default_shape_def();
+    light.density = CAROM_MIN_DENSITY;
+    cr_assert(carom_shape_is_valid(carom_create_box_shape(speck, &light, CAROM_MIN_BOX_HALF_EXTENT,
+                                                          CAROM_MIN_BOX_HALF_EXTENT,
+                                                          carom_v2(0.0, 0.0), 0.0)));
+    carom_circle circle = {{0.5, 0.0}, CAROM_MIN_RADIUS};
+    cr_assert(carom_shape_is_valid(carom_create_circle_shape(speck, &light, &circle)));
+    cr_assert_gt(carom_body_get_mass(speck), 1e-12);
+    cr_assert_gt(carom_body_get_rotational_inertia(speck), 0.0);
+    for (int i = 0; i < 20; ++i) {
+        cr_assert_eq(carom_body_apply_force_to_center(
+                         speck, carom_v2(CAROM_MAX_MAGNITUDE, -CAROM_MAX_MAGNITUDE)),
+                     CAROM_OK);
+        cr_assert_eq(carom_body_apply_torque(speck, CAROM_MAX_MAGNITUDE), CAROM_OK);
+        cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+        carom_vec2 center = carom_body_get_world_center(speck);
+        carom_vec2 velocity = carom_body_get_linear_velocity(speck);
+        cr_assert(isfinite(center.x) && isfinite(center.y), "step %d", i);
+        cr_assert(isfinite(velocity.x) && isfinite(velocity.y), "step %d", i);
+        cr_assert(isfinite(carom_body_get_angular_velocity(speck)), "step %d", i);
+    }
+}
+
+/* Each force and impulse is within CAROM_MAX_MAGNITUDE, but its effect need not be: an impulse
+ * of 1e12 N·s on a body of 1e-11 kg gave 1e23 m/s. Results above the limit are refused, and a
+ * refused call leaves the body as it was. */
+Test(api, forces_and_impulses_whose_effect_is_too_large_are_refused) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    carom_body_id speck = carom_create_body(world, &def);
+    carom_shape_def light = carom_default_shape_def();
+    light.density = CAROM_MIN_DENSITY;
+    carom_circle circle = {{0.0, 0.0}, CAROM_MIN_RADIUS};
+    carom_create_circle_shape(speck, &light, &circle);
+    carom_clear_last_error();
+
+    cr_assert_eq(carom_body_apply_linear_impulse(speck, carom_v2(1e12, 0.0), carom_v2(0.0, 0.0)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "linear velocity"), NULL, "%s", carom_last_error());
+    cr_assert_eq(carom_body_apply_angular_impulse(speck, 1.0), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "angular velocity"), NULL, "%s", carom_last_error());
+    /* a force far from the center: its torque is 1e24 N·m */
+    cr_assert_eq(carom_body_apply_force(speck, carom_v2(0.0, 1e12), carom_v2(1e12, 0.0)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "torque"), NULL, "%s", carom_last_error());
+    /* forces that add up past the limit */
+    cr_assert_eq(carom_body_apply_force_to_center(speck, carom_v2(0.75e12, 0.0)), CAROM_OK);
+    cr_assert_eq(carom_body_apply_force_to_center(speck, carom_v2(0.75e12, 0.0)),
+                 CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "force"), NULL, "%s", carom_last_error());
+    cr_assert_eq(carom_body_apply_torque(speck, 0.75e12), CAROM_OK);
+    cr_assert_eq(carom_body_apply_torque(speck, 0.75e12), CAROM_ERROR_OUT_OF_RANGE);
+
+    cr_assert_eq(carom_body_get_linear_velocity(speck).x, 0.0);
+    cr_assert_eq(carom_body_get_angular_velocity(speck), 0.0);
+    /* what was accepted acts: 0.75e12 N on the body for one step, no more */
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+    double expected = 0.75e12 / carom_body_get_mass(speck) / 60.0;
+    cr_assert_float_eq(carom_body_get_linear_velocity(speck).x, expected, 1e-9 * expected);
+    /* an impulse within the limit is still taken */
+    cr_assert_eq(carom_body_apply_linear_impulse(body, carom_v2(1.0, 0.0),
+                                                 carom_body_get_world_center(body)),
+                 CAROM_OK);
+    cr_assert_gt(carom_body_get_linear_velocity(body).x, 0.0);
+}
+
+/* Issue 21: carom_world_advance accepted a stepper whose accumulator was NaN, and never stepped
+ * again (NaN >= dt is false), returning OK every frame. */
+Test(api, a_stepper_with_an_invalid_accumulator_is_refused) {
+    carom_fixed_stepper stepper;
+    cr_assert_eq(carom_make_fixed_stepper(1.0 / 60.0, 4, &stepper), CAROM_OK);
+    const double bad[] = {NAN, INFINITY, -INFINITY, -0.001};
+    const carom_status expected[] = {CAROM_ERROR_NOT_FINITE, CAROM_ERROR_NOT_FINITE,
+                                     CAROM_ERROR_NOT_FINITE, CAROM_ERROR_OUT_OF_RANGE};
+    for (int i = 0; i < 4; ++i) {
+        carom_fixed_stepper broken = stepper;
+        broken.accumulator = bad[i];
+        int steps = -1;
+        cr_assert_eq(carom_world_advance(world, &broken, 0.1, &steps, NULL), expected[i],
+                     "accumulator %g", bad[i]);
+        cr_assert_neq(strstr(carom_last_error(), "accumulator"), NULL, "%s", carom_last_error());
+        cr_assert_eq(steps, -1, "nothing written");
+    }
+    carom_fixed_stepper broken = stepper;
+    broken.dropped_time = NAN;
+    cr_assert_eq(carom_world_advance(world, &broken, 0.1, NULL, NULL), CAROM_ERROR_NOT_FINITE);
+    cr_assert_neq(strstr(carom_last_error(), "dropped_time"), NULL);
+    broken = stepper;
+    broken.dt = 0.0;
+    cr_assert_eq(carom_world_advance(world, &broken, 0.1, NULL, NULL), CAROM_ERROR_OUT_OF_RANGE);
+    assert_unchanged();
+    /* the good stepper steps */
+    int steps = 0;
+    cr_assert_eq(carom_world_advance(world, &stepper, 0.05, &steps, NULL), CAROM_OK);
+    cr_assert_eq(steps, 3);
+}
+
+/* Issue 21: a shape placed 1e8 to 1e12 m from its body's origin gave the body zero or negative
+ * rotational inertia (the parallel axis term cancelled every digit). */
+Test(api, shapes_far_from_the_body_origin_keep_their_inertia) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    carom_shape_def shape = carom_default_shape_def();
+    const double offsets[] = {1e8, 1e10, 1e12};
+    for (int i = 0; i < 3; ++i) {
+        double d = offsets[i];
+        carom_body_id far = carom_create_body(world, &def);
+        carom_circle circle = {{d, -d}, 0.5};
+        carom_create_circle_shape(far, &shape, &circle);
+        double mass = carom_body_get_mass(far);
+        double expected = 0.5 * mass * 0.25;
+        cr_assert_float_eq(carom_body_get_rotational_inertia(far), expected, 1e-9 * expected,
+                           "offset %g: inertia %g, expected %g", d,
+                           carom_body_get_rotational_inertia(far), expected);
+        /* two unit boxes 2 m apart, both far off the origin: as if they were at the origin */
+        carom_body_id pair = carom_create_body(world, &def);
+        cr_assert(carom_shape_is_valid(
+            carom_create_box_shape(pair, &shape, 0.5, 0.5, carom_v2(d - 3.0, d), 0.0)));
+        cr_assert(carom_shape_is_valid(
+            carom_create_box_shape(pair, &shape, 0.5, 0.5, carom_v2(d - 1.0, d), 0.0)));
+        double pair_expected = 2.0 * (1.0 / 6.0 + 1.0);
+        cr_assert_float_eq(carom_body_get_rotational_inertia(pair), pair_expected,
+                           1e-6 * pair_expected, "offset %g: inertia %g, expected %g", d,
+                           carom_body_get_rotational_inertia(pair), pair_expected);
+        cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+        cr_assert(isfinite(carom_body_get_angular_velocity(far)));
+        carom_destroy_body(far);
+        carom_destroy_body(pair);
+    }
+}
+
+/* Issue 21: world generations were 16 bits and wrapped after 65,536 create/destroy cycles, so a
+ * stale world id, and the ids of its bodies, became valid again for a new world. A slot is now
+ * retired when its generation would wrap. */
+Test(api, stale_world_ids_stay_invalid_after_65536_cycles) {
+    carom_world_def def = carom_default_world_def();
+    carom_world_id first = carom_create_world(&def);
+    carom_body_def body_def = carom_default_body_def();
+    carom_body_id first_body = carom_create_body(first, &body_def);
+    cr_assert_eq(carom_destroy_world(first), CAROM_OK);
+    carom_world_id last = first;
+    for (int cycle = 1; cycle <= 70000; ++cycle) {
+        carom_world_id id = carom_create_world(&def);
+        cr_assert(carom_world_is_valid(id), "cycle %d: %s", cycle, carom_last_error());
+        carom_body_id body_id = carom_create_body(id, &body_def);
+        cr_assert_not(carom_world_is_valid(first), "cycle %d: the first world's id is valid again",
+                      cycle);
+        cr_assert_not(carom_body_is_valid(first_body),
+                      "cycle %d: the first world's body id is valid again", cycle);
+        cr_assert_not(carom_world_is_valid(last), "cycle %d", cycle);
+        cr_assert_eq(carom_destroy_world(id), CAROM_OK);
+        cr_assert_not(carom_body_is_valid(body_id));
+        last = id;
+    }
+    /* the slot served its 65,535 worlds and was retired: creation moved to the next slot */
+    cr_assert_neq(last.index1, first.index1);
+}
+
+/* When every slot is either in use or retired, creation says so. */
+Test(api, a_process_runs_out_of_world_slots_with_a_message) {
+    carom_world_def def = carom_default_world_def();
+    /* retire the slots after setup's world and one more, keeping one world to hold a slot */
+    carom_world_id held = carom_create_world(&def);
+    int retired = 0;
+    while (retired < CAROM_MAX_WORLDS - 2) {
+        carom_world_id id = carom_create_world(&def);
+        cr_assert(carom_world_is_valid(id), "%s", carom_last_error());
+        carom_destroy_world(id);
+        if (id.generation == UINT16_MAX) {
+            retired += 1;
+        }
+    }
+    carom_world_id none = carom_create_world(&def);
+    cr_assert(CAROM_IS_NULL(none));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_TOO_MANY_WORLDS);
+    cr_assert_neq(strstr(carom_last_error(), "retired"), NULL, "%s", carom_last_error());
+    /* destroying a world frees a slot that still has generations left */
+    cr_assert_eq(carom_destroy_world(held), CAROM_OK);
+    carom_world_id again = carom_create_world(&def);
+    cr_assert(carom_world_is_valid(again));
+    cr_assert_eq(again.index1, held.index1);
+    cr_assert_neq(again.generation, held.generation);
+    carom_destroy_world(again);
+}
+
+/* Issue 21: an id with a negative index overflowed a signed integer while the error message was
+ * written (index1 - 1 for INT32_MIN); UndefinedBehaviorSanitizer stops the test if it does. */
+Test(api, ids_with_negative_indices_are_refused_cleanly) {
+    carom_body_id bad_body = body;
+    bad_body.index1 = INT32_MIN;
+    cr_assert_not(carom_body_is_valid(bad_body));
+    cr_assert_eq(carom_destroy_body(bad_body), CAROM_ERROR_INVALID_ID);
+    cr_assert_neq(strstr(carom_last_error(), "-2147483649"), NULL, "%s", carom_last_error());
+    bad_body.index1 = -1;
+    cr_assert_eq(carom_body_get_position(bad_body).x, 0.0);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_INVALID_ID);
+    carom_shape_id bad_shape = {INT32_MIN, 0, body.world0, body.world_generation};
+    cr_assert_not(carom_shape_is_valid(bad_shape));
+    cr_assert_eq(carom_destroy_shape(bad_shape), CAROM_ERROR_INVALID_ID);
+    cr_assert_neq(strstr(carom_last_error(), "-2147483649"), NULL, "%s", carom_last_error());
+    carom_vehicle_id bad_vehicle = {INT32_MIN, 0, body.world0, body.world_generation};
+    cr_assert_not(carom_vehicle_is_valid(bad_vehicle));
+    cr_assert_eq(carom_destroy_vehicle(bad_vehicle), CAROM_ERROR_INVALID_ID);
+    cr_assert_neq(strstr(carom_last_error(), "-2147483649"), NULL, "%s", carom_last_error());
+    assert_unchanged();
+}
+
+/* Issue 21: resolving an id on one thread while another created a world raced on the registry:
+ * the new world was published before its generation, so for an instant a stale id resolved to
+ * the world that took its slot. One thread creates and destroys worlds and publishes each
+ * destroyed id; this one checks, as fast as it can, that the latest stays invalid. */
+typedef struct churn {
+    _Atomic uint32_t destroyed; /* the last destroyed world id, index1 << 16 | generation */
+    _Atomic int stop;
+    _Atomic int cycles;
+} churn;
+
+static void* churn_worlds(void* context) {
+    churn* c = context;
+    carom_world_def def = carom_default_world_def();
+    while (!atomic_load(&c->stop) && atomic_load(&c->cycles) < 1000000) {
+        carom_world_id id = carom_create_world(&def);
+        carom_destroy_world(id);
+        atomic_store(&c->destroyed, (uint32_t)id.index1 << 16 | id.generation);
+        atomic_fetch_add(&c->cycles, 1);
+    }
+    return NULL;
+}
+
+Test(api, stale_ids_resolve_safely_while_another_thread_creates_worlds) {
+    churn c = {0, 0, 0};
+    pthread_t thread;
+    cr_assert_eq(pthread_create(&thread, NULL, churn_worlds, &c), 0);
+    int checks = 0;
+    while (checks < 300000) {
+        uint32_t packed = atomic_load(&c.destroyed);
+        if (packed == 0) {
+            continue; /* the other thread has not destroyed its first world yet */
+        }
+        carom_world_id stale = {(uint16_t)(packed >> 16), (uint16_t)(packed & 0xffffu)};
+        int world_valid = carom_world_is_valid(stale);
+        carom_body_id stale_body = {1, 0, (uint16_t)(stale.index1 - 1), stale.generation};
+        int body_valid = carom_body_is_valid(stale_body);
+        if (world_valid || body_valid) {
+            atomic_store(&c.stop, 1);
+            pthread_join(thread, NULL);
+            cr_assert_fail("world {%u, %u} resolved after it was destroyed", stale.index1,
+                           stale.generation);
+        }
+        checks += 1;
+    }
+    atomic_store(&c.stop, 1);
+    pthread_join(thread, NULL);
+    cr_assert_gt(atomic_load(&c.cycles), 0);
+    cr_assert_gt(checks, 0);
 }

@@ -1152,3 +1152,18 @@ Test(joint, a_moving_kinematic_body_wakes_the_bodies_joined_to_it) {
     cr_assert_gt(carom_body_get_world_center(load).x, 0.8, "dragged along");
     carom_destroy_world(world);
 }
+
+/* An anchor 1e12 m from a body's origin has no place in the body's frame (found by the scene
+ * fuzzer: the state file of such a joint could not be read back). */
+Test(joint, an_anchor_beyond_the_magnitude_limit_in_a_body_frame_is_refused) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -G));
+    carom_body_id near = make_box(world, carom_v2(-4.0, 1.0), 1.0, 0.2, 1.0);
+    carom_body_id far = make_disc(world, carom_v2(1e12, 0.5), 0.3, 1.0);
+    carom_wheel_joint_def def = carom_default_wheel_joint_def();
+    def.anchor = carom_v2(-4.7, 0.5);
+    cr_assert(CAROM_IS_NULL(carom_create_wheel_joint(near, far, &def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert(strstr(carom_last_error(), "in the frame of body 1") != NULL, "%s",
+              carom_last_error());
+    carom_destroy_world(world);
+}

@@ -25,7 +25,8 @@ static carom_world* world_of(carom_world_id id) {
 static void collide_now(carom_world_id id) {
     carom_world* w = world_of(id);
     cr_assert_not(w->locked);
-    carom_broad_phase_update_pairs(w);
+    int new_pairs = 0;
+    cr_assert(carom_broad_phase_update_pairs(w, &new_pairs));
     carom_narrow_phase_collide(w, 1.0 / 60.0);
 }
 

@@ -3,6 +3,8 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 static carom_world_id world;
 static carom_body_id wall, ball, box_body;
@@ -157,4 +159,223 @@ Test(query, ray_cast_against_a_rotated_box_is_exact) {
     cr_assert_float_eq(out.point.x, -sqrt(2.0), 1e-12, "the corner of the turned square");
     ray.origin = carom_v2(0.0, 0.0);
     cr_assert_not(carom_ray_cast_polygon(&ray, &square, xf).hit, "from inside: no hit");
+}
+
+/* ---- Callbacks run with the world locked (issue 21) --------------------------------------- */
+
+/* Everything a callback might try on the world it was called from. Before the lock, destroying
+ * the world inside a ray-cast, overlap or draw callback was a use-after-free in the engine,
+ * destroying bodies made the query report destroyed shapes and return OK, and creating bodies
+ * inside a draw callback grew the array draw was reading. */
+typedef enum abuse {
+    DESTROY_WORLD,
+    DESTROY_BODY,
+    DESTROY_SHAPE,
+    CREATE_BODY,
+    CREATE_SHAPE,
+    STEP,
+    MOVE_BODY,
+    PUSH_BODY,
+    NESTED_RAY_CAST,
+    NESTED_OVERLAP,
+    NESTED_DRAW,
+    ABUSE_COUNT
+} abuse;
+
+typedef struct abuser {
+    abuse action;
+    int calls;
+    carom_status status; /* of the action, in the first callback */
+    char message[512];   /* its error message */
+    int could_read;      /* getters answered inside the callback */
+} abuser;
+
+static int count_overlap(carom_shape_id shape, void* context) {
+    (void)shape;
+    ++*(int*)context;
+    return 1;
+}
+
+static void abuse_world(abuser* a) {
+    if (a->calls++ > 0) {
+        return;
+    }
+    carom_clear_last_error();
+    carom_body_def body_def = carom_default_body_def();
+    carom_shape_def shape_def = carom_default_shape_def();
+    carom_circle circle = {{0.0, 0.0}, 0.5};
+    carom_status status = CAROM_OK;
+    int found = 0;
+    switch (a->action) {
+    case DESTROY_WORLD:
+        status = carom_destroy_world(world);
+        break;
+    case DESTROY_BODY:
+        status = carom_destroy_body(ball);
+        break;
+    case DESTROY_SHAPE:
+        status = carom_destroy_shape(wall_shape);
+        break;
+    case CREATE_BODY:
+        for (int i = 0; i < 100 && status == CAROM_OK; ++i) {
+            status =
+                CAROM_IS_NULL(carom_create_body(world, &body_def)) ? carom_last_status() : CAROM_OK;
+        }
+        break;
+    case CREATE_SHAPE:
+        status = CAROM_IS_NULL(carom_create_circle_shape(ball, &shape_def, &circle))
+                     ? carom_last_status()
+                     : CAROM_OK;
+        break;
+    case STEP:
+        status = carom_world_step(world, 1.0 / 60.0);
+        break;
+    case MOVE_BODY:
+        status = carom_body_set_transform(ball, carom_v2(50.0, 50.0), 0.0);
+        break;
+    case PUSH_BODY:
+        status = carom_body_apply_linear_impulse(ball, carom_v2(1.0, 0.0), carom_v2(5.0, 0.0));
+        break;
+    case NESTED_RAY_CAST: {
+        carom_ray_result r = carom_world_cast_ray_closest(
+            world, carom_v2(0.0, 0.0), carom_v2(20.0, 0.0), carom_default_filter());
+        status = r.hit ? CAROM_OK : carom_last_status();
+        break;
+    }
+    case NESTED_OVERLAP:
+        status = carom_world_overlap_point(world, carom_v2(5.0, 0.0), carom_default_filter(),
+                                           count_overlap, &found);
+        break;
+    case NESTED_DRAW: {
+        carom_debug_draw draw;
+        memset(&draw, 0, sizeof(draw));
+        draw.draw_shapes = 1;
+        status = carom_world_draw(world, &draw);
+        break;
+    }
+    default:
+        break;
+    }
+    a->status = status;
+    snprintf(a->message, sizeof(a->message), "%s", carom_last_error());
+    a->could_read = carom_world_is_valid(world) && carom_body_is_valid(ball) &&
+                    carom_body_get_position(ball).x == 5.0 &&
+                    carom_world_get_counters(world).body_count == 3;
+}
+
+static double abuse_from_ray(carom_shape_id shape, carom_vec2 point, carom_vec2 normal,
+                             double fraction, void* context) {
+    (void)shape;
+    (void)point;
+    (void)normal;
+    (void)fraction;
+    abuse_world(context);
+    return 1.0;
+}
+
+static int abuse_from_overlap(carom_shape_id shape, void* context) {
+    (void)shape;
+    abuse_world(context);
+    return 1;
+}
+
+static void abuse_from_polygon(const carom_vec2* vertices, int count, uint32_t color,
+                               void* context) {
+    (void)vertices;
+    (void)count;
+    (void)color;
+    abuse_world(context);
+}
+
+static void abuse_from_circle(carom_vec2 center, double radius, carom_vec2 axis, uint32_t color,
+                              void* context) {
+    (void)center;
+    (void)radius;
+    (void)axis;
+    (void)color;
+    abuse_world(context);
+}
+
+/* The world after a query whose callback was refused everything: as it was. */
+static void assert_world_intact(const abuser* a, const char* where) {
+    cr_assert_gt(a->calls, 0, "%s: the callback ran", where);
+    cr_assert_eq(a->status, CAROM_ERROR_WORLD_LOCKED, "%s, action %d: got %s (%s)", where,
+                 (int)a->action, carom_status_str(a->status), a->message);
+    cr_assert_neq(strstr(a->message, "callback"), NULL, "%s: message '%s'", where, a->message);
+    cr_assert(a->could_read, "%s, action %d: getters answer inside the callback", where,
+              (int)a->action);
+    cr_assert(carom_world_is_valid(world));
+    cr_assert(carom_body_is_valid(ball));
+    cr_assert(carom_shape_is_valid(wall_shape));
+    carom_world_counters counters = carom_world_get_counters(world);
+    cr_assert_eq(counters.body_count, 3, "%s, action %d", where, (int)a->action);
+    cr_assert_eq(counters.shape_count, 4, "%s, action %d", where, (int)a->action);
+    cr_assert_eq(counters.step_count, 1, "%s, action %d", where, (int)a->action);
+    cr_assert_eq(carom_body_get_position(ball).x, 5.0);
+    cr_assert_eq(carom_body_get_linear_velocity(ball).x, 0.0);
+}
+
+Test(query, a_ray_cast_callback_cannot_change_the_world) {
+    for (int action = 0; action < ABUSE_COUNT; ++action) {
+        abuser a = {(abuse)action, 0, CAROM_OK, "", 0};
+        cr_assert_eq(carom_world_cast_ray(world, carom_v2(0.0, 0.0), carom_v2(20.0, 0.0),
+                                          carom_default_filter(), abuse_from_ray, &a),
+                     CAROM_OK);
+        assert_world_intact(&a, "ray cast");
+    }
+}
+
+Test(query, overlap_callbacks_cannot_change_the_world) {
+    carom_aabb box = {{-20.0, -20.0}, {20.0, 20.0}};
+    carom_convex_shape probe;
+    memset(&probe, 0, sizeof(probe));
+    probe.is_circle = 1;
+    probe.circle.radius = 2.0;
+    carom_transform at_ball = {{5.0, 0.0}, {1.0, 0.0}};
+    for (int action = 0; action < ABUSE_COUNT; ++action) {
+        abuser a = {(abuse)action, 0, CAROM_OK, "", 0};
+        cr_assert_eq(
+            carom_world_overlap_aabb(world, box, carom_default_filter(), abuse_from_overlap, &a),
+            CAROM_OK);
+        assert_world_intact(&a, "aabb overlap");
+        abuser p = {(abuse)action, 0, CAROM_OK, "", 0};
+        cr_assert_eq(carom_world_overlap_point(world, carom_v2(5.0, 0.0), carom_default_filter(),
+                                               abuse_from_overlap, &p),
+                     CAROM_OK);
+        assert_world_intact(&p, "point overlap");
+        abuser s = {(abuse)action, 0, CAROM_OK, "", 0};
+        cr_assert_eq(carom_world_overlap_shape(world, &probe, at_ball, carom_default_filter(),
+                                               abuse_from_overlap, &s),
+                     CAROM_OK);
+        assert_world_intact(&s, "shape overlap");
+    }
+}
+
+Test(query, debug_draw_callbacks_cannot_change_the_world) {
+    for (int action = 0; action < ABUSE_COUNT; ++action) {
+        abuser a = {(abuse)action, 0, CAROM_OK, "", 0};
+        carom_debug_draw draw;
+        memset(&draw, 0, sizeof(draw));
+        draw.draw_polygon = abuse_from_polygon;
+        draw.draw_circle = abuse_from_circle;
+        draw.draw_shapes = 1;
+        draw.draw_aabbs = 1;
+        draw.draw_contacts = 1;
+        draw.context = &a;
+        cr_assert_eq(carom_world_draw(world, &draw), CAROM_OK);
+        assert_world_intact(&a, "draw");
+    }
+}
+
+Test(query, the_world_is_unlocked_when_the_callbacks_are_done) {
+    abuser a = {DESTROY_BODY, 0, CAROM_OK, "", 0};
+    carom_world_cast_ray(world, carom_v2(0.0, 0.0), carom_v2(20.0, 0.0), carom_default_filter(),
+                         abuse_from_ray, &a);
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK);
+    cr_assert_eq(carom_destroy_body(ball), CAROM_OK);
+    cr_assert_eq(carom_world_overlap_point(world, carom_v2(5.0, 5.0), carom_default_filter(),
+                                           abuse_from_overlap, &a),
+                 CAROM_OK);
+    cr_assert_eq(carom_destroy_world(world), CAROM_OK);
+    world = test_make_world(carom_v2(0.0, 0.0)); /* for the teardown */
 }

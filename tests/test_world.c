@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A pile of mixed shapes falling into a box: many contacts, rotation, friction, restitution. */
@@ -172,7 +173,8 @@ Test(world, extreme_but_valid_input_never_puts_nan_in_the_world) {
                 carom_circle circle = {{random_range(-0.1, 0.1), 0.0}, size};
                 carom_create_circle_shape(bodies[i], &shape, &circle);
             } else {
-                carom_create_box_shape(bodies[i], &shape, size, size * random_range(0.05, 1.0),
+                /* at least 1.5 mm thick: boxes have a minimum half extent */
+                carom_create_box_shape(bodies[i], &shape, size, size * random_range(0.15, 1.0),
                                        carom_v2(0.0, 0.0), random_unit());
             }
         }
@@ -226,4 +228,131 @@ Test(world, world_hash_is_fnv1a_over_every_body_in_id_order) {
     carom_destroy_world(world);
     cr_assert_eq(carom_world_hash(world), 0u);
     cr_assert_eq(carom_last_status(), CAROM_ERROR_INVALID_ID);
+}
+
+/* ---- The bound on contacts (issue 21) ------------------------------------------------------ */
+
+/* n balls of radius 0.5 at the origin: every pair of them overlaps. */
+static carom_world_id make_pile(int max_contacts, int n, carom_body_id* balls) {
+    carom_world_def def = carom_default_world_def();
+    def.max_contacts = max_contacts;
+    carom_world_id world = carom_create_world(&def);
+    cr_assert(carom_world_is_valid(world), "%s", carom_last_error());
+    for (int i = 0; i < n; ++i) {
+        balls[i] = test_make_ball(world, carom_v2(0.0, 0.0), 0.5, carom_v2(0.0, 0.0), 0.6, 0.0);
+    }
+    return world;
+}
+
+Test(world, max_contacts_must_be_positive) {
+    carom_world_def def = carom_default_world_def();
+    cr_assert_eq(def.max_contacts, CAROM_DEFAULT_MAX_CONTACTS);
+    def.max_contacts = 0;
+    cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert_neq(strstr(carom_last_error(), "max_contacts"), NULL);
+    def.max_contacts = -5;
+    cr_assert(CAROM_IS_NULL(carom_create_world(&def)));
+}
+
+/* 20 balls at one point make 190 pairs: with room for 50 the step is refused, says why, and
+ * changes nothing; with 10 balls left (45 pairs) it is taken. */
+Test(world, a_step_that_would_exceed_max_contacts_is_refused_and_changes_nothing) {
+    carom_body_id balls[20];
+    carom_world_id world = make_pile(50, 20, balls);
+    uint64_t before = carom_world_hash(world);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        carom_clear_last_error();
+        cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_TOO_MANY_CONTACTS);
+        cr_assert_neq(strstr(carom_last_error(), "190 new contacts"), NULL, "%s",
+                      carom_last_error());
+        cr_assert_neq(strstr(carom_last_error(), "max_contacts (50)"), NULL, "%s",
+                      carom_last_error());
+        carom_world_counters counters = carom_world_get_counters(world);
+        cr_assert_eq(counters.step_count, 0);
+        cr_assert_eq(counters.contact_count, 0);
+        cr_assert_eq(carom_world_hash(world), before);
+    }
+    /* the fixed stepper reports the refusal too, and keeps its time */
+    carom_fixed_stepper stepper;
+    carom_make_fixed_stepper(1.0 / 60.0, 2, &stepper);
+    cr_assert_eq(carom_world_advance(world, &stepper, 0.02, NULL, NULL),
+                 CAROM_ERROR_TOO_MANY_CONTACTS);
+    cr_assert_eq(stepper.accumulator, 0.0);
+    for (int i = 10; i < 20; ++i) {
+        carom_destroy_body(balls[i]);
+    }
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK, "%s", carom_last_error());
+    cr_assert_eq(carom_world_get_counters(world).contact_count, 45);
+    test_step(world, 1.0 / 60.0, 30);
+    for (int i = 0; i < 10; ++i) {
+        carom_vec2 p = carom_body_get_position(balls[i]);
+        cr_assert(isfinite(p.x) && isfinite(p.y));
+    }
+    carom_destroy_world(world);
+}
+
+/* When the pairs far exceed the room, gathering stops early: the message says "at least". */
+Test(world, gathering_stops_once_the_pairs_cannot_fit) {
+    carom_body_id balls[200];
+    carom_world_id world = make_pile(10, 200, balls);
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_TOO_MANY_CONTACTS);
+    cr_assert_neq(strstr(carom_last_error(), "at least"), NULL, "%s", carom_last_error());
+    cr_assert_eq(carom_world_get_counters(world).contact_count, 0);
+    carom_destroy_world(world);
+}
+
+/* The bound is the world's, not the scene's: a snapshot restored into the world keeps it, and a
+ * world made from a snapshot gets the default. */
+Test(world, max_contacts_survives_a_restore) {
+    carom_body_id balls[20];
+    carom_world_id world = make_pile(50, 20, balls);
+    size_t size = 0;
+    cr_assert_eq(carom_world_save(world, CAROM_SNAPSHOT_FULL, NULL, 0, &size), CAROM_OK);
+    void* data = malloc(size);
+    cr_assert_eq(carom_world_save(world, CAROM_SNAPSHOT_FULL, data, size, &size), CAROM_OK);
+    cr_assert_eq(carom_world_restore(world, data, size), CAROM_OK, "%s", carom_last_error());
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_TOO_MANY_CONTACTS);
+    carom_world_id copy = carom_create_world_from_snapshot(data, size);
+    cr_assert(carom_world_is_valid(copy), "%s", carom_last_error());
+    cr_assert_eq(carom_world_step(copy, 1.0 / 60.0), CAROM_OK);
+    cr_assert_eq(carom_world_get_counters(copy).contact_count, 190);
+    free(data);
+    carom_destroy_world(copy);
+    carom_destroy_world(world);
+}
+
+/* Issue 21: 3,000 circles at one point (4.5 million pairs) took 4 GB and aborted. At the
+ * default bound the step is refused; what carom allocated, counted through the allocator hook,
+ * peaks at about 21 MB. */
+static size_t live_bytes, peak_bytes;
+static void* counting_realloc(void* user, void* pointer, size_t size) {
+    (void)user;
+    size_t* header = pointer != NULL ? (size_t*)pointer - 2 : NULL;
+    size_t old = header != NULL ? header[0] : 0;
+    if (size == 0) {
+        live_bytes -= old;
+        free(header);
+        return NULL;
+    }
+    header = realloc(header, size + 2 * sizeof(size_t));
+    cr_assert_not_null(header);
+    header[0] = size;
+    live_bytes += size - old;
+    peak_bytes = live_bytes > peak_bytes ? live_bytes : peak_bytes;
+    return header + 2;
+}
+
+Test(world, a_pile_of_3000_circles_at_one_point_is_refused_in_bounded_memory) {
+    carom_set_allocator(counting_realloc, NULL);
+    static carom_body_id balls[3000];
+    carom_world_id world = make_pile(CAROM_DEFAULT_MAX_CONTACTS, 3000, balls);
+    size_t built = peak_bytes;
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_TOO_MANY_CONTACTS);
+    cr_log_info("3000 circles: %.1f MB built, %.1f MB at the peak of the refused step", built / 1e6,
+                peak_bytes / 1e6);
+    cr_assert_lt(peak_bytes, (size_t)64 << 20, "peak %zu bytes", peak_bytes);
+    carom_destroy_world(world);
+    cr_assert_eq(live_bytes, 0);
+    carom_set_allocator(NULL, NULL);
 }

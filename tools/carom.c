@@ -16,8 +16,11 @@
  * scene file), 1 for anything else (an output that cannot be written, the engine refusing).
  * Work happens in a fixed order so that a bad input never leaves a partial result behind:
  * arguments, then the whole scene (or snapshot), then the world is built (and restored), then
- * the outputs are opened, and only then does it run. */
+ * the outputs are opened, and only then does it run. Output files are replaced whole or not at
+ * all (atomic_file.h): written to temporaries, and renamed over the targets only when every
+ * output was written in full, so a run that fails changes none of them. */
 #define _POSIX_C_SOURCE 200809L
+#include "atomic_file.h"
 #include "scene.h"
 #include "snapshot_file.h"
 #include "state.h"
@@ -61,6 +64,8 @@ static const char usage_text[] =
     "  --hash           print \"hash: \" and 16 hex digits identifying the final state\n"
     "  --quiet          no progress line on a terminal\n"
     "  --save FILE      write a snapshot after the run, for carom resume\n"
+    "Output files are replaced whole, only when the run succeeded: a failed run leaves\n"
+    "earlier files as they were. Two outputs cannot name the same file.\n"
     "Exit status: 0 success, 2 bad input or arguments, 1 anything else.\n";
 
 typedef enum command { COMMAND_RUN, COMMAND_RESUME } command;
@@ -265,6 +270,29 @@ static void check_save_option(arguments* args, const run_options* options) {
     }
 }
 
+/* Two outputs written to one file would leave only the one renamed last: refused, whatever the
+ * spelling of the two paths (atomic_file_same_target). Stdout is checked by the caller. */
+static void check_distinct_outputs(arguments* args, const run_options* options) {
+    const struct {
+        const char* name;
+        const char* path;
+    } outputs[] = {{"--out", options->out_path},
+                   {"--trace", options->trace_path},
+                   {"--save", options->save_path}};
+    const int count = (int)(sizeof(outputs) / sizeof(outputs[0]));
+    for (int i = 0; i < count; ++i) {
+        for (int j = i + 1; j < count; ++j) {
+            if (outputs[i].path != NULL && outputs[j].path != NULL &&
+                atomic_file_same_target(outputs[i].path, outputs[j].path)) {
+                argument_error(args, "%s '%s' and %s '%s' are the same file: each output needs "
+                                     "its own",
+                               outputs[i].name, outputs[i].path, outputs[j].name,
+                               outputs[j].path);
+            }
+        }
+    }
+}
+
 /* The arguments after "run" or "resume". Returns false (having said why) when they are
  * unusable. */
 static bool parse_run_arguments(command which, int argc, char** argv, run_options* options) {
@@ -297,6 +325,7 @@ static bool parse_run_arguments(command which, int argc, char** argv, run_option
         strcmp(options->out_path, "-") == 0 && strcmp(options->trace_path, "-") == 0) {
         argument_error(&args, "--out and --trace cannot both write to stdout ('-')");
     }
+    check_distinct_outputs(&args, options);
     if (options->every_given && options->trace_path == NULL) {
         argument_error(&args, "--every only applies to a trace: add --trace FILE");
     }
@@ -378,34 +407,6 @@ static bool steps_for_time(double time, double dt, int* out) {
     return true;
 }
 
-/* "-" is stdout, written through the descriptor already open: reopening /dev/stdout would
- * truncate a file the shell redirected stdout to, and lose what came before. */
-static FILE* open_output(const char* path) {
-    if (strcmp(path, "-") == 0) {
-        return stdout;
-    }
-    FILE* file = fopen(path, "w");
-    if (file == NULL) {
-        fprintf(stderr, "carom: cannot write '%s': %s\n", path, strerror(errno));
-    }
-    return file;
-}
-
-/* Close an output (flush stdout) and say so if anything written to it was lost. */
-static bool close_output(FILE* file, const char* path) {
-    if (file == NULL) {
-        return true;
-    }
-    bool ok = fflush(file) == 0 && ferror(file) == 0;
-    if (file != stdout) {
-        ok = fclose(file) == 0 && ok;
-    }
-    if (!ok) {
-        fprintf(stderr, "carom: could not write all of '%s': %s\n", path, strerror(errno));
-    }
-    return ok;
-}
-
 /* Where a run starts. For run: the scene file's state, step 0. For resume: the scene saved in
  * the snapshot, built the same way, with the engine snapshot to restore into it and the step
  * number it had reached. From here on both commands are one code path. */
@@ -420,19 +421,33 @@ typedef struct start {
     char* owned; /* the bytes scene_text and engine point into */
 } start;
 
-/* Step the world `steps` times, tracing as asked: the starting state first, then every step
- * whose number is a multiple of --every, numbered on from the starting step. False (having said
- * why) if a step fails. */
+/* A trace row written for the step: false (having said why) when the trace could not take it,
+ * so that a full disk stops a long run at once instead of at its end. */
+static bool trace_step(atomic_file* trace, const start* from, const carom_body_id* body_ids,
+                       int64_t step) {
+    trace_write_step(trace->file, &from->scene, body_ids, step, (double)step * from->dt);
+    if (atomic_file_failed(trace)) {
+        atomic_file_report(trace, "carom");
+        return false;
+    }
+    return true;
+}
+
+/* Step the world `steps` times, tracing as asked (trace NULL: no trace): the starting state
+ * first, then every step whose number is a multiple of --every, numbered on from the starting
+ * step. False (having said why) if a step fails or the trace cannot be written. */
 static bool run_steps(const run_options* options, const start* from, carom_world_id world,
-                      const carom_body_id* body_ids, int steps, FILE* trace) {
+                      const carom_body_id* body_ids, int steps, atomic_file* trace) {
     progress bar;
     progress_init(&bar, options->quiet);
     if (trace != NULL) {
-        trace_write_header(trace);
-        trace_write_step(trace, &from->scene, body_ids, from->first_step,
-                         (double)from->first_step * from->dt);
+        trace_write_header(trace->file);
+        if (!trace_step(trace, from, body_ids, from->first_step)) {
+            return false;
+        }
     }
-    for (int done = 1; done <= steps; ++done) {
+    bool ok = true;
+    for (int done = 1; ok && done <= steps; ++done) {
         int64_t step = from->first_step + done;
         if (carom_world_step(world, from->dt) != CAROM_OK) {
             progress_end(&bar);
@@ -440,44 +455,77 @@ static bool run_steps(const run_options* options, const start* from, carom_world
             return false;
         }
         if (trace != NULL && step % options->every == 0) {
-            trace_write_step(trace, &from->scene, body_ids, step, (double)step * from->dt);
+            ok = trace_step(trace, from, body_ids, step);
         }
         progress_update(&bar, done, steps);
     }
     progress_end(&bar);
-    return true;
-}
-
-typedef struct outputs {
-    FILE* out;
-    FILE* trace;
-    FILE* save;
-} outputs;
-
-static bool close_outputs(const run_options* options, outputs* files) {
-    bool ok = close_output(files->trace, options->trace_path);
-    ok = close_output(files->out, options->out_path) && ok;
-    ok = close_output(files->save, options->save_path) && ok;
     return ok;
 }
 
-/* Open every output asked for, or none: false (having said why, and closed the others) when
- * one cannot be opened. */
-static bool open_outputs(const run_options* options, outputs* files) {
-    memset(files, 0, sizeof(*files));
-    bool ok = (options->out_path == NULL || (files->out = open_output(options->out_path))) &&
-              (options->trace_path == NULL || (files->trace = open_output(options->trace_path))) &&
-              (options->save_path == NULL || (files->save = open_output(options->save_path)));
-    if (!ok) {
-        close_outputs(options, files);
+/* The output files of a run, in the order they are opened and put in place. */
+enum { OUTPUT_OUT, OUTPUT_TRACE, OUTPUT_SAVE, OUTPUT_COUNT };
+
+typedef struct outputs {
+    atomic_file files[OUTPUT_COUNT];
+    bool asked[OUTPUT_COUNT];
+} outputs;
+
+/* Give up every output: their targets stay as they were (a trace sent to stdout stays sent). */
+static void discard_outputs(outputs* o) {
+    for (int i = 0; i < OUTPUT_COUNT; ++i) {
+        if (o->asked[i]) {
+            atomic_file_discard(&o->files[i]);
+        }
     }
+}
+
+/* Open every output asked for, or none: false (having said why, and given up the others) when
+ * one cannot be opened. A folder that cannot be written, or a directory where the file should
+ * go, is found here, before the run rather than after it. */
+static bool open_outputs(const run_options* options, outputs* o) {
+    memset(o, 0, sizeof(*o));
+    const char* paths[OUTPUT_COUNT] = {options->out_path, options->trace_path,
+                                       options->save_path};
+    for (int i = 0; i < OUTPUT_COUNT; ++i) {
+        if (paths[i] == NULL) {
+            continue;
+        }
+        if (!atomic_file_open(&o->files[i], paths[i])) {
+            atomic_file_report(&o->files[i], "carom");
+            discard_outputs(o);
+            return false;
+        }
+        o->asked[i] = true;
+    }
+    return true;
+}
+
+/* Every output written in full and synced first, then all put in place: a failure in one
+ * (having said why) leaves every target as it was. */
+static bool finish_outputs(outputs* o) {
+    bool ok = true;
+    for (int i = 0; i < OUTPUT_COUNT; ++i) {
+        if (o->asked[i] && !atomic_file_close(&o->files[i])) {
+            atomic_file_report(&o->files[i], "carom");
+            ok = false;
+        }
+    }
+    for (int i = 0; ok && i < OUTPUT_COUNT; ++i) {
+        if (o->asked[i] && !atomic_file_replace(&o->files[i])) {
+            atomic_file_report(&o->files[i], "carom");
+            ok = false; /* those already renamed stay: their rename cannot be undone */
+        }
+    }
+    discard_outputs(o); /* nothing left to close; frees what is left, removes temporaries */
     return ok;
 }
 
 /* --save: the engine's snapshot of the world, in a container with what the command line needs
- * besides (snapshot_file.h). False, having said why, when the engine cannot save it; a failed
- * write is caught when the file is closed, as for the other outputs. */
-static bool save_snapshot(FILE* file, const start* from, carom_world_id world, int steps) {
+ * besides (snapshot_file.h). False, having said why, when the engine cannot save it or the file
+ * cannot take it. */
+static bool save_snapshot(atomic_file* file, const start* from, carom_world_id world,
+                          int steps) {
     size_t size = 0;
     unsigned char* engine = NULL;
     bool ok = carom_world_save(world, CAROM_SNAPSHOT_FULL, NULL, 0, &size) == CAROM_OK;
@@ -505,31 +553,64 @@ static bool save_snapshot(FILE* file, const start* from, carom_world_id world, i
                 "reads\n",
                 snapshot_file_size(&snapshot), SNAPSHOT_FILE_MAX_BYTES);
     } else {
-        snapshot_file_write(file, &snapshot);
+        snapshot_file_write(file->file, &snapshot);
+        if (atomic_file_failed(file)) {
+            atomic_file_report(file, "carom");
+            ok = false;
+        }
     }
     free(engine);
     return ok;
 }
 
-/* Open the outputs, run the built world, write what was asked. */
+/* The state file (--out), written to its temporary. False, having said why, when it cannot
+ * take it. */
+static bool write_state_file(atomic_file* file, const start* from, carom_world_id world,
+                             const carom_body_id* body_ids) {
+    state_write(file->file, &from->scene, world, body_ids, from->dt);
+    if (atomic_file_failed(file)) {
+        atomic_file_report(file, "carom");
+        return false;
+    }
+    return true;
+}
+
+/* --hash on stdout, flushed: a full disk behind stdout must not pass. */
+static bool print_hash(carom_world_id world) {
+    errno = 0;
+    printf("hash: %016" PRIx64 "\n", carom_world_hash(world));
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "carom: could not write the hash to stdout: %s\n",
+                strerror(errno != 0 ? errno : EIO));
+        return false;
+    }
+    return true;
+}
+
+/* Open the outputs, run the built world, write what was asked. The hash comes last, once the
+ * output files are in place, so that it is never printed for outputs that failed. */
 static int run_world(const run_options* options, const start* from, carom_world_id world,
                      const carom_body_id* body_ids, int steps) {
-    outputs files;
-    if (!open_outputs(options, &files)) {
+    outputs o;
+    if (!open_outputs(options, &o)) {
         return EXIT_RUN_FAILED;
     }
-    bool ok = run_steps(options, from, world, body_ids, steps, files.trace);
-    if (ok && files.out != NULL) {
-        state_write(files.out, &from->scene, world, body_ids, from->dt);
+    atomic_file* trace = o.asked[OUTPUT_TRACE] ? &o.files[OUTPUT_TRACE] : NULL;
+    bool ok = run_steps(options, from, world, body_ids, steps, trace);
+    if (ok && o.asked[OUTPUT_OUT]) {
+        ok = write_state_file(&o.files[OUTPUT_OUT], from, world, body_ids);
     }
-    if (ok && files.save != NULL) {
-        ok = save_snapshot(files.save, from, world, steps);
+    if (ok && o.asked[OUTPUT_SAVE]) {
+        ok = save_snapshot(&o.files[OUTPUT_SAVE], from, world, steps);
+    }
+    if (ok) {
+        ok = finish_outputs(&o);
+    } else {
+        discard_outputs(&o);
     }
     if (ok && options->hash) {
-        printf("hash: %016" PRIx64 "\n", carom_world_hash(world));
-        ok = close_output(stdout, "stdout"); /* flushes only: a full disk must not pass */
+        ok = print_hash(world);
     }
-    ok = close_outputs(options, &files) && ok;
     return ok ? 0 : EXIT_RUN_FAILED;
 }
 
@@ -681,6 +762,7 @@ static int steps_to_run(const run_options* options, const start* from, int* step
 }
 
 static int command_run(command which, int argc, char** argv) {
+    atomic_file_clean_up_on_signals(); /* Ctrl-C in a long run leaves no temporary behind */
     for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);

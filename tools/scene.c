@@ -1518,6 +1518,42 @@ static bool check_joint_bodies(loader* ld, const scene_def* scene, const scene_j
     return true;
 }
 
+/* An anchor must lie within 1e12 m of its body's origin in the body's frame, as the engine
+ * demands (a snapshot and carom_joint_set_frame hold the local anchor). The loader works from the
+ * pose in the file; the engine from the origin it derives from the center of mass, which may
+ * differ in the last bits, so the loader refuses from a millionth below the limit: what it
+ * accepts, the engine accepts. */
+static bool check_local_anchor(loader* ld, const scene_body* body, carom_vec2 anchor,
+                               const char* key) {
+    carom_rot q = body->has_rotation ? body->rotation : carom_make_rot(body->angle);
+    carom_vec2 local = carom_inv_rotate(q, carom_sub(anchor, body->position));
+    const double limit = 0.999999 * CAROM_MAX_MAGNITUDE;
+    if (fabs(local.x) <= limit && fabs(local.y) <= limit) {
+        return true;
+    }
+    char quoted[QUOTE_SIZE];
+    size_t mark = path_push_key(ld, key);
+    fail(ld, "lies more than 1e12 m from the origin of %s in its frame: carom accepts no more",
+         quote_for_message(body->name, quoted, sizeof(quoted)));
+    path_pop(ld, mark);
+    return false;
+}
+
+static bool check_local_anchors(loader* ld, const scene_def* scene, const scene_joint* joint) {
+    const scene_body* a = &scene->bodies[joint->body_a];
+    const scene_body* b = &scene->bodies[joint->body_b];
+    switch (joint->type) {
+    case CAROM_JOINT_DISTANCE:
+        return check_local_anchor(ld, a, joint->anchor_a, "anchor_a") &
+               check_local_anchor(ld, b, joint->anchor_b, "anchor_b");
+    case CAROM_JOINT_MOTOR:
+        return true; /* its anchors are its offset and B's origin */
+    default:
+        return check_local_anchor(ld, a, joint->anchor, "anchor") &&
+               check_local_anchor(ld, b, joint->anchor, "anchor");
+    }
+}
+
 static void read_joint(loader* ld, const cJSON* item, int index, const scene_def* scene,
                        const name_set* bodies, name_set* names, scene_joint* joint) {
     if (!cJSON_IsObject(item)) {
@@ -1540,8 +1576,8 @@ static void read_joint(loader* ld, const cJSON* item, int index, const scene_def
     warn_foreign_joint_keys(ld, fields, joint->type);
     joint_defaults(joint);
     bool ok = read_joint_settings(ld, fields, joint);
-    if (a_ok && b_ok) {
-        check_joint_bodies(ld, scene, joint);
+    if (a_ok && b_ok && check_joint_bodies(ld, scene, joint) && ok) {
+        ok = check_local_anchors(ld, scene, joint);
     }
     if (ok) {
         read_frame(ld, fields[JOINT_FRAME], joint);

@@ -3,6 +3,8 @@
  * stb_image_write (this file holds its one implementation). */
 #include "canvas.h"
 
+#include "atomic_file.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,12 +254,26 @@ void canvas_blit(canvas* dst, const canvas* src, int x, int y) {
     }
 }
 
-int canvas_write_png(const canvas* c, const char* path, int downsample) {
+/* stb_image_write hands over the encoded PNG in pieces; a failed write is caught by the stream's
+ * error indicator when the file is committed. */
+static void write_png_piece(void* context, void* data, int size) {
+    atomic_file* file = context;
+    if (fwrite(data, 1, (size_t)size, file->file) != (size_t)size) {
+        atomic_file_failed(file); /* keeps errno, the reason, while it is fresh */
+    }
+}
+
+int canvas_write_png(const canvas* c, const char* path, int downsample, const char* program) {
     if (downsample < 1) {
         downsample = 1;
     }
     int w = c->width / downsample, h = c->height / downsample;
     uint8_t* out = malloc((size_t)w * (size_t)h * 3);
+    if (out == NULL) {
+        fprintf(stderr, "%s%scannot write '%s': out of memory\n", program != NULL ? program : "",
+                program != NULL ? ": " : "", path);
+        return -1;
+    }
     int area = downsample * downsample;
     for (int y = 0; y < h; ++y) {
         for (int x = 0; x < w; ++x) {
@@ -275,7 +291,21 @@ int canvas_write_png(const canvas* c, const char* path, int downsample) {
             }
         }
     }
-    int ok = stbi_write_png(path, w, h, 3, out, w * 3);
+    atomic_file file;
+    bool ok = atomic_file_open(&file, path);
+    if (ok && !stbi_write_png_to_func(write_png_piece, &file, w, h, 3, out, w * 3)) {
+        /* stb could not encode (out of memory): nothing to blame on the file */
+        fprintf(stderr, "%s%scould not encode '%s' as PNG\n", program != NULL ? program : "",
+                program != NULL ? ": " : "", path);
+        atomic_file_discard(&file);
+        free(out);
+        return -1;
+    }
+    ok = ok && atomic_file_commit(&file);
+    if (!ok) {
+        atomic_file_report(&file, program);
+    }
+    atomic_file_discard(&file);
     free(out);
     return ok ? 0 : -1;
 }

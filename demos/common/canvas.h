@@ -60,8 +60,10 @@ void canvas_outline(canvas* c, canvas_view view, const carom_vec2* points, int c
 void canvas_blit(canvas* dst, const canvas* src, int x, int y);
 
 /* Write the canvas as PNG, averaging each block of downsample x downsample pixels into one.
- * Returns 0 on success. */
-int canvas_write_png(const canvas* c, const char* path, int downsample);
+ * The file is replaced whole or not at all (tools/atomic_file.h): a failed write leaves an
+ * earlier file at path as it was, and says why on stderr, after "program: " unless program is
+ * NULL. Returns 0 on success. */
+int canvas_write_png(const canvas* c, const char* path, int downsample, const char* program);
 
 /* carom_world_draw callbacks that draw into a canvas: shapes filled with their color and
  * outlined darker, segments (walls) as lines of `line_width` metres. */

@@ -151,11 +151,8 @@ static int write_frame(const race* r, const options* o, const char* path) {
     if (o->inset > 0 && o->follow == 0) {
         draw_inset(r, o, &c, view, supersample);
     }
-    int status = canvas_write_png(&c, path, supersample);
+    int status = canvas_write_png(&c, path, supersample, "racing"); /* says why it failed */
     canvas_free(&c);
-    if (status != 0) {
-        fprintf(stderr, "racing: could not write %s\n", path);
-    }
     return status;
 }
 

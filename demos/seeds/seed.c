@@ -97,7 +97,7 @@ void seed_grid_put(seed_grid* grid, canvas* panel, int column, int row, const ch
 }
 
 int seed_grid_write(seed_grid* grid, const char* path) {
-    int status = canvas_write_png(&grid->picture, path, grid->supersample);
+    int status = canvas_write_png(&grid->picture, path, grid->supersample, NULL);
     canvas_free(&grid->picture);
     printf("%s: %s\n", path, status == 0 ? "written" : "NOT written");
     return status;

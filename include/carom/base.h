@@ -31,7 +31,8 @@ extern "C" {
 #define CAROM_STATUS_LIST(X)                                                                       \
     X(CAROM_OK, "ok")                                                                              \
     X(CAROM_ERROR_INVALID_ID, "invalid id: null, stale (destroyed) or from another world")         \
-    X(CAROM_ERROR_WORLD_LOCKED, "the world is in the middle of a step")                            \
+    X(CAROM_ERROR_WORLD_LOCKED, "the world is locked: in the middle of a step, or calling back "   \
+                                "from a query or debug draw")                                      \
     X(CAROM_ERROR_NOT_FINITE, "a number is NaN or infinite")                                       \
     X(CAROM_ERROR_OUT_OF_RANGE, "a number is outside its allowed range")                           \
     X(CAROM_ERROR_INVALID_POLYGON, "the polygon is not convex, or has duplicate or collinear "     \
@@ -48,7 +49,9 @@ extern "C" {
     X(CAROM_ERROR_BUFFER_TOO_SMALL, "the output buffer is too small")                              \
     X(CAROM_ERROR_INVALID_SNAPSHOT, "the snapshot is truncated, corrupt or inconsistent")          \
     X(CAROM_ERROR_SNAPSHOT_VERSION, "the snapshot was written by an unsupported format version")   \
-    X(CAROM_ERROR_SCENE_MISMATCH, "the snapshot's state belongs to a different scene")
+    X(CAROM_ERROR_SCENE_MISMATCH, "the snapshot's state belongs to a different scene")             \
+    X(CAROM_ERROR_TOO_MANY_CONTACTS, "the step would make more contacts than the world's "         \
+                                     "max_contacts")
 
 typedef enum carom_status {
 #define CAROM_STATUS_ENUM(code, text) code,

@@ -5,7 +5,10 @@
  * Errors: fallible functions return a carom_status, creators return a null id on failure, and
  * carom_last_error() says what was wrong. On failure nothing changes.
  * Threads: different worlds may be used from different threads at once; one world must not be
- * used from two threads at once. */
+ * used from two threads at once (destroying it counts as using it). Creating and destroying
+ * worlds, and resolving any id (every call that takes one, the carom_*_is_valid functions
+ * included), are safe on any thread at any time: an id of a destroyed world stays invalid
+ * even while other threads create worlds in its slot. */
 #ifndef CAROM_CAROM_H
 #define CAROM_CAROM_H
 
@@ -24,10 +27,14 @@ extern "C" {
 
 /* ---- World ------------------------------------------------------------------------------ */
 
-/* At most this many worlds exist at once. */
+/* At most this many worlds exist at once. Over the life of a process, each of these slots
+ * serves 65,535 worlds and is then retired, so that no world id is ever valid twice: after
+ * CAROM_MAX_WORLDS * 65,535 (8,388,480) worlds, carom_create_world fails with
+ * CAROM_ERROR_TOO_MANY_WORLDS. */
 #define CAROM_MAX_WORLDS 128
 
-/* A new empty world. Null id on failure (bad def values, or CAROM_MAX_WORLDS already exist). */
+/* A new empty world. Null id on failure (bad def values, CAROM_MAX_WORLDS already exist, or every
+ * free slot is retired). */
 CAROM_API carom_world_id carom_create_world(const carom_world_def* def);
 /* Destroy a world and everything in it. Its ids become stale. */
 CAROM_API carom_status carom_destroy_world(carom_world_id world);
@@ -60,7 +67,8 @@ CAROM_API carom_world_counters carom_world_get_counters(carom_world_id world);
  * Make one with carom_make_fixed_stepper(dt, max_steps_per_frame). */
 typedef struct carom_fixed_stepper {
     double dt;               /* the fixed step (s) */
-    double accumulator;      /* time not yet stepped (s), in [0, dt) after each advance */
+    double accumulator;      /* time not yet stepped (s), in [0, dt) after each advance
+                                that took every step it could */
     int max_steps_per_frame; /* at most this many steps per call */
     double dropped_time;     /* total time discarded because a frame needed more steps (s) */
 } carom_fixed_stepper;
@@ -71,7 +79,11 @@ CAROM_API carom_status carom_make_fixed_stepper(double dt, int max_steps_per_fra
 /* Add frame_time (s, finite, >= 0) and take as many whole steps as fit, at most
  * max_steps_per_frame; the time a frame could not use (a long stall) is added to dropped_time
  * rather than carried, so a slow frame cannot snowball. *steps_taken and *alpha (the fraction of
- * a step left over, in [0, 1), for interpolating drawn poses) may be NULL. */
+ * a step left over, in [0, 1), for interpolating drawn poses) may be NULL. A stepper whose fields
+ * are not what carom_make_fixed_stepper() and this function leave there (dt or
+ * max_steps_per_frame out of range, an accumulator or dropped_time that is negative, NaN or
+ * infinite) is refused with CAROM_ERROR_OUT_OF_RANGE or CAROM_ERROR_NOT_FINITE and not used:
+ * a NaN accumulator would otherwise stop the world from ever stepping again. */
 CAROM_API carom_status carom_world_advance(carom_world_id world, carom_fixed_stepper* stepper,
                                            double frame_time, int* steps_taken, double* alpha);
 
@@ -163,7 +175,17 @@ CAROM_API carom_sensor_events carom_world_get_sensor_events(carom_world_id world
 /* Queries see the world as of the end of the last step (or creation). Each takes a filter:
  * a shape is considered when carom_filter rules let the filter and the shape's filter collide
  * (carom_default_filter() sees everything). Results come in a fixed order, never in memory or
- * hash order. Ray casts pass through sensors; overlap queries report them. */
+ * hash order. Ray casts pass through sensors; overlap queries report them.
+ *
+ * What a callback may do (these query callbacks and carom_debug_draw's): while it runs, its
+ * world is locked. It may read the world: every getter, the carom_*_is_valid functions, counters,
+ * events, carom_world_hash, and user data (get and set). Anything that changes the world or
+ * reuses its query state is refused with CAROM_ERROR_WORLD_LOCKED and does nothing: destroying
+ * the world, creating or destroying bodies, shapes, chains or vehicles, stepping or advancing,
+ * setters, forces and impulses, waking, saving or restoring a snapshot, and another query or draw
+ * of the same world. Other worlds may be used freely. To act on what a query found, collect the
+ * ids in the callback and act after the query returns. A callback must return normally (not
+ * longjmp out): the lock is released when the query or draw returns. */
 
 typedef struct carom_ray_result {
     carom_shape_id shape; /* null when nothing was hit */
@@ -233,7 +255,8 @@ typedef struct carom_debug_draw {
 #define CAROM_COLOR_JOINT_AXIS 0x808033u
 
 /* Draw the world through the callbacks: shapes in shape-id order, then joints in joint-id order,
- * then contacts. */
+ * then contacts. The world is locked while the callbacks run: they may read it, not change it
+ * (see the Queries section above). */
 CAROM_API carom_status carom_world_draw(carom_world_id world, const carom_debug_draw* draw);
 
 /* ---- Bodies ----------------------------------------------------------------------------- */
@@ -293,7 +316,11 @@ CAROM_API int carom_body_is_awake(carom_body_id body);
 CAROM_API carom_status carom_body_set_sleep_enabled(carom_body_id body, int enabled);
 
 /* Forces and torques act during the next step, then are cleared. Only dynamic bodies respond;
- * for others these succeed and do nothing. force in N at a world point (m); torque in N·m. */
+ * for others these succeed and do nothing. force in N at a world point (m); torque in N·m.
+ * Besides each input, what it adds up to is bounded, for these and the impulses below: a call
+ * that would leave the body's linear or angular velocity, or the force or torque it carries into
+ * the next step, above CAROM_MAX_MAGNITUDE is refused with CAROM_ERROR_OUT_OF_RANGE and changes
+ * nothing. */
 CAROM_API carom_status carom_body_apply_force(carom_body_id body, carom_vec2 force,
                                               carom_vec2 point);
 CAROM_API carom_status carom_body_apply_force_to_center(carom_body_id body, carom_vec2 force);
@@ -313,7 +340,8 @@ CAROM_API carom_shape_id carom_create_polygon_shape(carom_body_id body, const ca
                                                     const carom_polygon* polygon);
 CAROM_API carom_shape_id carom_create_segment_shape(carom_body_id body, const carom_shape_def* def,
                                                     const carom_segment* segment);
-/* A box: half extents (m, > 0), centre in the body frame, angle (rad) relative to the body. */
+/* A box: half extents (m, each at least CAROM_MIN_BOX_HALF_EXTENT), centre in the body frame,
+ * angle (rad) relative to the body. */
 CAROM_API carom_shape_id carom_create_box_shape(carom_body_id body, const carom_shape_def* def,
                                                 double half_width, double half_height,
                                                 carom_vec2 center, double angle);

@@ -19,6 +19,8 @@
 #define CAROM_POLYGON_WELD_TOLERANCE 0.0025
 /* The smallest circle radius (m): the same as the shortest polygon edge. */
 #define CAROM_MIN_RADIUS CAROM_POLYGON_WELD_TOLERANCE
+/* The smallest box half extent (m): a box's shortest edge is then the shortest polygon edge. */
+#define CAROM_MIN_BOX_HALF_EXTENT (0.5 * CAROM_POLYGON_WELD_TOLERANCE)
 
 /* A circle: center in the body frame (m), radius (m, > 0). */
 typedef struct carom_circle {
@@ -86,8 +88,9 @@ extern "C" {
  * carom_last_error() names the problem. The result winds counter-clockwise. */
 CAROM_API carom_status carom_make_polygon(const carom_vec2* points, int count, carom_polygon* out);
 
-/* A box with half extents hx, hy (m, > 0), centered at center (body frame) and turned by angle
- * (rad). */
+/* A box with half extents hx, hy (m, each at least CAROM_MIN_BOX_HALF_EXTENT), centered at
+ * center (body frame) and turned by angle (rad). Smaller or non-finite extents are refused with
+ * CAROM_ERROR_OUT_OF_RANGE or CAROM_ERROR_NOT_FINITE. */
 CAROM_API carom_status carom_make_box(double half_width, double half_height, carom_vec2 center,
                                       double angle, carom_polygon* out);
 

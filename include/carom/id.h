@@ -2,6 +2,8 @@
  *
  * An id holds a slot index plus one and a generation counter. Destroying an object bumps its
  * slot's generation, so a stale id is refused forever after instead of touching freed memory.
+ * World generations are 16 bits: a world slot is retired rather than let its generation wrap
+ * (see CAROM_MAX_WORLDS), so a world's id, and its bodies', never become valid again.
  * A zero-initialised id is null. Each kind has its own struct, so mixing kinds does not compile.
  * Ids are plain values: copy and compare them freely; do not build them by hand. */
 #ifndef CAROM_ID_H

@@ -29,6 +29,11 @@ typedef enum carom_shape_type {
  * cells buy nothing, and a cell too small for its inverse to be finite cannot be used at all. */
 #define CAROM_MIN_CELL_SIZE 1e-3
 
+/* The default bound on a world's contacts (carom_world_def.max_contacts). Touching contacts take
+ * about 800 bytes each while a step runs, so a million is about 0.8 GB; the largest benchmark
+ * scene (16,000 circles raining into a box) has at most 65,000. */
+#define CAROM_DEFAULT_MAX_CONTACTS 1000000
+
 typedef struct carom_world_def {
     carom_vec2 gravity;                /* m/s², default (0, -10) */
     int substeps;                      /* solver substeps per step, 1..64, default 4 */
@@ -38,12 +43,15 @@ typedef struct carom_world_def {
     double restitution_threshold;      /* approach speed (m/s, >= 0) below which contacts do not
                                           bounce, default 1 */
     double contact_hertz;              /* stiffness of contact position correction (Hz, > 0),
-                                          default 60; capped at a quarter of the substep rate.
-                                          A resting stack sags by about 2 g / (2 pi hertz)^2 per
-                                          box it carries: 0.14 mm at 60 Hz */
+                                          default 35; capped at a quarter of the substep rate,
+                                          twice as stiff (within the cap) against a body that
+                                          does not move. A resting stack sags by about
+                                          2 g / (2 pi hertz)^2 per box it carries: 0.4 mm at
+                                          35 Hz (docs/solver.md has the measured table) */
     double contact_damping_ratio;      /* damping of that correction (>= 0), default 10 */
     double contact_push_max_velocity;  /* fastest speed (m/s, > 0) at which overlapping bodies
-                                          are pushed apart, default 3 */
+                                          are pushed apart, and at which a joint pulled apart
+                                          along a length is pulled back together, default 3 */
     double contact_slop;               /* penetration (m, >= 0) left uncorrected, default 0:
                                           soft contacts rest without jitter, so none is needed */
     int enable_continuous;             /* non-zero: fast bodies are swept so they cannot pass
@@ -72,6 +80,13 @@ typedef struct carom_world_def {
                                           carrying a load stretches by about
                                           load / (effective mass (2 pi hertz)^2) */
     double joint_damping_ratio;        /* damping of that correction (>= 0), default 2 */
+    int max_contacts;                  /* at most this many contacts (pairs of shapes whose
+                                          fattened boxes overlap) exist at once, >= 1, default
+                                          CAROM_DEFAULT_MAX_CONTACTS. A step that would make
+                                          more is refused with CAROM_ERROR_TOO_MANY_CONTACTS
+                                          and changes nothing, rather than let a dense pile take
+                                          all memory. A resource limit, not part of the scene:
+                                          snapshots do not store it */
     int internal_cookie; /* set by carom_default_world_def(); do not touch */
 } carom_world_def;
 
@@ -108,8 +123,9 @@ typedef struct carom_filter {
 } carom_filter;
 
 /* The smallest non-zero density (kg/m²). With the smallest shapes (CAROM_MIN_RADIUS,
- * CAROM_POLYGON_WELD_TOLERANCE) it keeps a body's mass above about 1e-11 kg, so that the largest
- * forces carom accepts (CAROM_MAX_MAGNITUDE) cannot overflow a step. */
+ * CAROM_MIN_BOX_HALF_EXTENT, polygons' CAROM_POLYGON_WELD_TOLERANCE) it keeps a body's mass above
+ * 3e-12 kg, so that the largest forces carom accepts (CAROM_MAX_MAGNITUDE) cannot overflow a
+ * step. */
 #define CAROM_MIN_DENSITY 1e-6
 
 typedef struct carom_shape_def {

@@ -4,23 +4,29 @@
 Meson runs one group per test (tests/meson.build):
     CAROM=build/tools/carom python3 tests/cli/run_tests.py GROUP
 Groups: bad, arguments, good, state, trace, hash, time, load, progress, snapshot (--save and
-carom resume).
+carom resume), outputs (files replaced whole or not at all: a full file system, a directory in
+the way, a read-only folder, a signal mid-run).
 Every check that fails is printed; the exit status is 1 if any did.
 CAROM_SANITIZE names the build's sanitizers ("none" or empty when there are none): the time
 limits of the load group are for an optimised build and are loosened under sanitizers."""
 import csv
+import errno
 import io
 import json
 import math
 import os
 import pty
 import re
+import resource
 import select
 import shutil
+import signal
+import stat
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -138,6 +144,19 @@ def group_bad():
         os.mkdir(os.path.join(scratch, "folder"))
         check_refused(["run", "folder"], scratch,
                       "folder: cannot read the file: Is a directory\n", "a directory")
+        # A pile too dense for the engine's bound on contacts (issue 21: 3,000 circles at one
+        # point took 4 GB and aborted): a valid scene, so the step is refused, exit 1.
+        with open(os.path.join(scratch, "pile.json"), "w") as file:
+            circle = {"type": "dynamic", "shapes": [{"type": "circle", "radius": 0.5}]}
+            json.dump({"version": 1, "bodies": [circle] * 1500}, file)
+        status, out, err = run(["run", "pile.json", "--hash"], cwd=scratch)
+        check(status == 1, f"a pile too dense to step: exit {status}, expected 1")
+        check(out == "", f"a pile too dense to step: printed on stdout:\n{out}")
+        check(err == "carom: step 1 failed: the step would make 1124250 new contacts besides "
+              "the 0 there are, more than the world's max_contacts (1000000): shapes are piled "
+              "too densely; spread them out or destroy some, or create the world with a larger "
+              "max_contacts. The step was not taken\n",
+              f"a pile too dense to step: stderr\n{err}")
 
 
 # ---- arguments ------------------------------------------------------------------------------
@@ -182,6 +201,24 @@ def group_arguments():
          "carom: run needs a scene file: carom run SCENE.json\n" + see_help),
         (["run", scene, "--out", "-", "--trace", "-"],
          "carom: --out and --trace cannot both write to stdout ('-')\n" + see_help),
+        # Two outputs on one file: only the one renamed last would survive.
+        (["run", scene, "--out", "x.json", "--save", "x.json"],
+         "carom: --out 'x.json' and --save 'x.json' are the same file: each output needs its "
+         "own\n" + see_help),
+        (["run", scene, "--trace", "t.csv", "--out=./t.csv"],
+         "carom: --out './t.csv' and --trace 't.csv' are the same file: each output needs its "
+         "own\n" + see_help),
+        (["run", scene, "--trace", "x", "--save", "missing/../x", "--out", "y"],
+         "carom: --trace 'x' and --save 'missing/../x' are the same file: each output needs its "
+         "own\n" + see_help),
+        (["run", scene, "--out", "a", "--trace", "a", "--save", ".//a"],
+         "carom: --out 'a' and --trace 'a' are the same file: each output needs its own\n"
+         "carom: --out 'a' and --save './/a' are the same file: each output needs its own\n"
+         "carom: --trace 'a' and --save './/a' are the same file: each output needs its own\n"
+         + see_help),
+        (["resume", "a.snap", "--out", "s.json", "--save", "s.json"],
+         "carom: --out 's.json' and --save 's.json' are the same file: each output needs its "
+         "own\n" + see_help),
         (["run", scene, "--time", "1e12", "--dt", "1e-12"],
          "carom: --time 1e+12 at dt 1e-12 would be more than 2147483647 steps\n"),
     ]
@@ -893,9 +930,341 @@ def group_snapshot():
         snapshot_arguments(scratch)
 
 
+# ---- outputs --------------------------------------------------------------------------------
+
+# Each output option with the name it writes in these checks, and a run long enough that every
+# output is bigger than a stdio buffer (the trace has 5 dynamic bodies, every step).
+OUTPUTS = [("--out", "state.json"), ("--trace", "trace.csv"), ("--save", "run.snap")]
+EVERYTHING = os.path.join(HERE, "good", "everything.json")
+LONG_ENOUGH = ["--steps", "200"]
+NOBODY = 65534
+
+
+def folder_contents(folder):
+    """Every name in the folder (hidden ones too: temporaries start with a dot) and its bytes;
+    None for what is not a regular file."""
+    contents = {}
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            with open(path, "rb") as file:
+                contents[name] = file.read()
+        else:
+            contents[name] = None
+    return contents
+
+
+def write_previous_outputs(folder):
+    """The results of an earlier run: what a failed run must leave exactly as it was."""
+    run_ok(["run", EVERYTHING, "--steps", "3", "--out", os.path.join(folder, "state.json"),
+            "--trace", os.path.join(folder, "trace.csv"),
+            "--save", os.path.join(folder, "run.snap")])
+
+
+def check_untouched(folder, before, label):
+    after = folder_contents(folder)
+    check(sorted(after) == sorted(before), f"{label}: the folder held {sorted(before)}, now "
+          f"{sorted(after)} (a temporary left behind, or a file made or removed)")
+    for name, data in before.items():
+        check(after.get(name) == data, f"{label}: {name} changed")
+
+
+def check_failed_write(args, folder, expected, label, **popen):
+    """carom fails with exit 1 and exactly `expected` on stderr (a string, or a pattern for the
+    whole of it), prints nothing, and leaves the folder byte for byte as it was."""
+    before = folder_contents(folder)
+    result = subprocess.run([CAROM] + args, cwd=folder, capture_output=True, timeout=300, **popen)
+    err = result.stderr.decode("utf-8", "replace")
+    check(result.returncode == 1, f"{label}: exit {result.returncode}, expected 1 ({err!r})")
+    check(result.stdout == b"", f"{label}: printed {result.stdout!r} on stdout")
+    matches = (expected.fullmatch(err) is not None if isinstance(expected, re.Pattern)
+               else err == expected)
+    check(matches, f"{label}: stderr\n{err}expected\n{expected}")
+    check_untouched(folder, before, label)
+
+
+def fill_up(folder):
+    """Write into the folder until its file system has no space left."""
+    descriptor = os.open(os.path.join(folder, "filler"), os.O_WRONLY | os.O_CREAT, 0o644)
+    for size in (65536, 4096, 1):  # to the last byte
+        try:
+            while True:
+                os.write(descriptor, bytes(size))
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+    os.close(descriptor)
+
+
+def mount_tmpfs(folder, options):
+    """Mount a small tmpfs on the folder; None when done, else why it could not be."""
+    if os.geteuid() != 0:
+        return "not running as root"
+    result = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "carom-test", folder],
+                            capture_output=True)
+    return None if result.returncode == 0 else result.stderr.decode().strip() or "mount failed"
+
+
+def unmount(folder):
+    subprocess.run(["umount", folder], check=True)
+
+
+def failed_writes_on_a_full_disk(folder, reason, popen):
+    """In a folder where no write can succeed for `reason` (ENOSPC's or EFBIG's text), each
+    output over an earlier file, all of them at once, and a new name: the earlier files keep
+    their bytes and nothing else is left."""
+    for option, name in OUTPUTS:
+        check_failed_write(["run", EVERYTHING, option, name] + LONG_ENOUGH, folder,
+                           f"carom: could not write all of '{name}': {reason} (the previous "
+                           "file is kept)\n", f"{reason}: {option} over an earlier file", **popen)
+    every = [arg for option, name in OUTPUTS for arg in (option, name)]
+    check_failed_write(["run", EVERYTHING, "--hash"] + every + LONG_ENOUGH, folder, re.compile(
+        r"(carom: could not write all of '(state\.json|trace\.csv|run\.snap)': "
+        + re.escape(reason) + r" \(the previous file is kept\)\n)+"),
+        f"{reason}: all three outputs over earlier files", **popen)
+    check_failed_write(["resume", "run.snap", "--save", "run.snap"] + LONG_ENOUGH, folder,
+                       f"carom: could not write all of 'run.snap': {reason} (the previous file "
+                       "is kept)\n", f"{reason}: resume --save over the snapshot it resumes",
+                       **popen)
+    check_failed_write(["run", EVERYTHING, "--out", "new.json"], folder,
+                       f"carom: could not write all of 'new.json': {reason} (no file was "
+                       "made)\n", f"{reason}: a new state file", **popen)
+
+
+def outputs_full_tmpfs(scratch):
+    """A full file system: a small tmpfs, filled up after an earlier run wrote its outputs."""
+    folder = os.path.join(scratch, "full")
+    os.mkdir(folder)
+    why_not = mount_tmpfs(folder, "size=256k")
+    if why_not is not None:
+        print(f"skipped: a full tmpfs ({why_not}); the file size limit below stands in for it")
+        return
+    try:
+        write_previous_outputs(folder)
+        fill_up(folder)
+        failed_writes_on_a_full_disk(folder, "No space left on device", {})
+    finally:
+        unmount(folder)
+
+
+def limit_file_size():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+
+def outputs_file_size_limit(scratch):
+    """A file size limit (RLIMIT_FSIZE) fails writes as a full disk does, for any user."""
+    folder = os.path.join(scratch, "limited")
+    os.mkdir(folder)
+    write_previous_outputs(folder)
+    failed_writes_on_a_full_disk(folder, "File too large", {"preexec_fn": limit_file_size})
+    # Not ignored, the limit's signal stops carom at once: the temporary goes all the same.
+    before = folder_contents(folder)
+    result = subprocess.run([CAROM, "run", EVERYTHING, "--out", "state.json"] + LONG_ENOUGH,
+                            cwd=folder, capture_output=True, preexec_fn=lambda: resource.setrlimit(
+                                resource.RLIMIT_FSIZE, (1024, 1024)))
+    check(result.returncode == -signal.SIGXFSZ, f"past the file size limit: exit "
+          f"{result.returncode}, expected death by SIGXFSZ")
+    check_untouched(folder, before, "killed by SIGXFSZ")
+    # /dev/full is written in place (a device is not replaced), and its error reported.
+    status, out, err = run(["run", EVERYTHING, "--out", "/dev/full", "--hash"])
+    check(status == 1 and out == "" and err == "carom: could not write all of '/dev/full': No "
+          "space left on device\n", f"--out /dev/full: exit {status}, stderr {err!r}")
+
+
+def outputs_directory_in_the_way(scratch):
+    """A directory where an output should go is refused before the run, naming the path; the
+    other outputs are not written either."""
+    folder = os.path.join(scratch, "in_the_way")
+    os.mkdir(folder)
+    for option, name in OUTPUTS:
+        os.mkdir(os.path.join(folder, name))
+        others = [arg for other, other_name in OUTPUTS if other != option
+                  for arg in (other, "new-" + other_name)]
+        check_failed_write(["run", EVERYTHING, option, name, "--hash"] + others, folder,
+                           f"carom: cannot write '{name}': Is a directory\n",
+                           f"a directory in the way of {option}")
+        os.rmdir(os.path.join(folder, name))
+
+
+def as_nobody():
+    """How to run carom as an ordinary user: {} when this is one already, else the arguments
+    that make root's child one; None when neither is possible."""
+    if os.geteuid() != 0:
+        return {}
+    try:
+        probe = subprocess.run(["true"], user=NOBODY, group=NOBODY, extra_groups=[])
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"user": NOBODY, "group": NOBODY, "extra_groups": []} if probe.returncode == 0 \
+        else None
+
+
+def outputs_read_only(scratch):
+    """A folder that cannot be written, a read-only file and a read-only file system: refused
+    before the run, with the path and the reason; the earlier files keep their bytes."""
+    user = as_nobody()
+    if user is None:
+        print("skipped: a read-only folder (running as root, and cannot run as another user)")
+    else:
+        folder = os.path.join(scratch, "read_only")
+        os.mkdir(folder)
+        os.chmod(scratch, 0o755)  # an ordinary user must reach the folder
+        write_previous_outputs(folder)
+        for name in os.listdir(folder):  # the files themselves writable: the folder is not
+            os.chmod(os.path.join(folder, name), 0o666)
+        os.chmod(folder, 0o555)
+        for option, name in OUTPUTS:
+            check_failed_write(["run", EVERYTHING, option, name], folder,
+                               f"carom: cannot write '{name}': Permission denied\n",
+                               f"{option} in a read-only folder", **user)
+        os.chmod(folder, 0o755)
+        os.chmod(os.path.join(folder, "state.json"), 0o444)
+        check_failed_write(["run", EVERYTHING, "--out", "state.json"], folder,
+                           "carom: cannot write 'state.json': Permission denied\n",
+                           "--out over a read-only file in a writable folder", **user)
+    folder = os.path.join(scratch, "read_only_fs")
+    os.mkdir(folder)
+    why_not = mount_tmpfs(folder, "size=256k")
+    if why_not is not None:
+        print(f"skipped: a read-only file system ({why_not})")
+        return
+    try:
+        write_previous_outputs(folder)
+        subprocess.run(["mount", "-o", "remount,ro", folder], check=True)
+        for option, name in OUTPUTS:
+            check_failed_write(["run", EVERYTHING, option, name], folder,
+                               f"carom: cannot write '{name}': Read-only file system\n",
+                               f"{option} on a read-only file system")
+    finally:
+        unmount(folder)
+
+
+def no_core_dump():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT would leave a core file
+
+
+def outputs_killed(scratch):
+    """A long run stopped by a signal leaves no temporary and the earlier files as they were."""
+    folder = os.path.join(scratch, "killed")
+    os.mkdir(folder)
+    busy = os.path.join(scratch, "drifting.json")
+    balls = [{"position": [3.0 * i, 0], "linear_velocity": [1, 0.5],
+              "shapes": [{"type": "circle", "radius": 0.5}]} for i in range(200)]
+    with open(busy, "w") as file:
+        json.dump({"world": {"gravity": [0, 0]}, "bodies": balls}, file)
+    write_previous_outputs(folder)
+    for signal_number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
+        before = folder_contents(folder)
+        process = subprocess.Popen([CAROM, "run", busy, "--steps", "100000000", "--out",
+                                    "state.json", "--trace", "trace.csv", "--every", "1000"],
+                                   cwd=folder, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, preexec_fn=no_core_dump)
+        deadline = time.monotonic() + 60
+        while (not any(name.startswith(".") for name in os.listdir(folder))
+               and time.monotonic() < deadline and process.poll() is None):
+            time.sleep(0.01)  # until the temporaries exist: the run has started
+        process.send_signal(signal_number)
+        process.wait(timeout=60)
+        name = signal.Signals(signal_number).name
+        check(process.returncode == -signal_number,
+              f"{name}: exit {process.returncode}, expected death by the signal")
+        check_untouched(folder, before, f"a run stopped by {name}")
+
+
+def read_fifo(path, into):
+    with open(path, "rb") as fifo:
+        into.append(fifo.read())
+
+
+def outputs_replaced(scratch):
+    """What a successful write does: the earlier file replaced, its permissions kept, a link to
+    it followed, a new file made with the umask's permissions, a FIFO written in place, the input
+    file as the output, and no temporary left."""
+    folder = os.path.join(scratch, "replaced")
+    os.mkdir(folder)
+    write_previous_outputs(folder)
+    os.chmod(os.path.join(folder, "state.json"), 0o640)
+    os.symlink("state.json", os.path.join(folder, "link.json"))
+    expected_path = os.path.join(scratch, "expected.json")
+    run_ok(["run", EVERYTHING, "--steps", "20", "--out", expected_path])
+    run_ok(["run", EVERYTHING, "--steps", "20", "--out", "link.json"], cwd=folder)
+    state = os.path.join(folder, "state.json")
+    check(os.path.islink(os.path.join(folder, "link.json")), "--out over a link: still a link")
+    with open(state, "rb") as a, open(expected_path, "rb") as b:
+        check(a.read() == b.read(), "--out over a link: the file it points to has the new state")
+    check(stat.S_IMODE(os.stat(state).st_mode) == 0o640,
+          f"a replaced file keeps its permissions: {oct(os.stat(state).st_mode)}")
+    # A new file: 0666 less the umask, as before.
+    result = subprocess.run([CAROM, "run", EVERYTHING, "--steps", "1", "--out", "new.json"],
+                            cwd=folder, preexec_fn=lambda: os.umask(0o027))
+    new_mode = stat.S_IMODE(os.stat(os.path.join(folder, "new.json")).st_mode)
+    check(result.returncode == 0 and new_mode == 0o640, f"a new file under umask 027: exit "
+          f"{result.returncode}, mode {oct(new_mode)}, expected 0o640")
+    # The input read whole first, so it can be the output: a state file continued in place.
+    continued = os.path.join(scratch, "continued.json")
+    run_ok(["run", state, "--steps", "10", "--out", continued])
+    run_ok(["run", state, "--steps", "10", "--out", state])
+    with open(state, "rb") as a, open(continued, "rb") as b:
+        check(a.read() == b.read(), "run s.json --out s.json is run s.json --out other.json")
+    # A FIFO is written in place, not replaced by a file.
+    fifo = os.path.join(folder, "fifo")
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=read_fifo, args=(fifo, received))
+    reader.start()
+    out, _ = run_ok(["run", EVERYTHING, "--steps", "2", "--trace", fifo])
+    reader.join(timeout=60)
+    check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "--trace to a FIFO: still a FIFO")
+    check(received and received[0].startswith(b"step,time,name,"),
+          f"--trace to a FIFO: the reader got {received[:1]!r}")
+    os.remove(fifo)
+    # A character device is written in place, and two outputs may share it (/dev/null); made
+    # here (a null device, as root) so that a mistake replaces nothing outside the test.
+    if os.geteuid() == 0:
+        device = os.path.join(folder, "null")
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        run_ok(["run", EVERYTHING, "--steps", "2", "--out", device, "--trace", device])
+        check(stat.S_ISCHR(os.lstat(device).st_mode), "--out to a device: still the device")
+        os.remove(device)
+    check(not [name for name in os.listdir(folder) if name.startswith(".")],
+          f"temporaries left behind: {os.listdir(folder)}")
+
+
+def outputs_same_file(scratch):
+    """Two outputs on one existing file under other names (a link, a hard link) are refused."""
+    folder = os.path.join(scratch, "same")
+    os.mkdir(folder)
+    write_previous_outputs(folder)
+    os.symlink("state.json", os.path.join(folder, "link.json"))
+    os.link(os.path.join(folder, "state.json"), os.path.join(folder, "hard.json"))
+    see_help = "carom: see 'carom --help'\n"
+    for a, b in (("link.json", "state.json"), ("hard.json", "state.json"),
+                 (os.path.join(folder, "state.json"), "link.json")):
+        before = folder_contents(folder)
+        status, out, err = run(["run", EVERYTHING, "--out", a, "--save", b], cwd=folder)
+        expected = (f"carom: --out '{a}' and --save '{b}' are the same file: each output needs "
+                    f"its own\n" + see_help)
+        check(status == 2 and out == "" and err == expected,
+              f"--out {a} --save {b}: exit {status}, stderr\n{err}expected\n{expected}")
+        check_untouched(folder, before, f"--out {a} --save {b}")
+
+
+def group_outputs():
+    with tempfile.TemporaryDirectory() as scratch:
+        outputs_full_tmpfs(scratch)
+        outputs_file_size_limit(scratch)
+        outputs_directory_in_the_way(scratch)
+        outputs_read_only(scratch)
+        outputs_killed(scratch)
+        outputs_replaced(scratch)
+        outputs_same_file(scratch)
+
+
 GROUPS = {"bad": group_bad, "arguments": group_arguments, "good": group_good,
           "state": group_state, "trace": group_trace, "hash": group_hash, "time": group_time,
-          "load": group_load, "progress": group_progress, "snapshot": group_snapshot}
+          "load": group_load, "progress": group_progress, "snapshot": group_snapshot,
+          "outputs": group_outputs}
 
 if __name__ == "__main__":
     names = sys.argv[1:] or list(GROUPS)

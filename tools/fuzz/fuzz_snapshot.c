@@ -207,97 +207,31 @@ static void check_info(const carom_snapshot_info* info, size_t size) {
  * reaches the decoder; sometimes it mutates the whole buffer (headers included) and fixes the
  * checksums, and sometimes it leaves them as they come out, so the header checks are fuzzed too.
  *
- * The checksum is carom_snapshot_checksum; the layout below copies engine/snapshot.h (its header
- * comment): a part is a 32-byte header, magic "CRMS" (scene) or "CRMD" (state), u16 version,
- * u16 flags, u64 payload size, u64 payload checksum, u64 scene checksum, then the payload (which
- * starts with the part's counts). LLVMFuzzerInitialize checks that fixing a real snapshot
- * changes nothing, so a layout change that this copy misses stops the fuzzer at once instead of
- * silently fuzzing the checksum refusal alone. */
-#define HEADER_SIZE 32
-#define PAYLOAD_SIZE_AT 8
-#define CHECKSUM_AT 16
-#define SCENE_CHECKSUM_AT 24
-
-static uint64_t get_le64(const uint8_t* p) {
-    uint64_t value = 0;
-    for (int i = 0; i < 8; ++i) {
-        value |= (uint64_t)p[i] << (8 * i);
-    }
-    return value;
-}
-
-static void put_le64(uint8_t* p, uint64_t value) {
-    for (int i = 0; i < 8; ++i) {
-        p[i] = (uint8_t)(value >> (8 * i));
-    }
-}
-
-typedef struct part {
-    size_t at;      /* offset of its header */
-    size_t payload; /* payload bytes */
-    int is_scene;
-} part;
-
-/* The parts whose headers are whole, have a magic and announce a payload that fits: at most 2. */
-static int find_parts(const uint8_t* data, size_t size, part parts[2]) {
-    int count = 0;
-    size_t at = 0;
-    while (count < 2 && size - at >= HEADER_SIZE) {
-        int is_scene = memcmp(data + at, "CRMS", 4) == 0;
-        if (!is_scene && memcmp(data + at, "CRMD", 4) != 0) {
-            break;
-        }
-        uint64_t payload = get_le64(data + at + PAYLOAD_SIZE_AT);
-        if (payload > size - at - HEADER_SIZE) {
-            break;
-        }
-        parts[count++] = (part){at, (size_t)payload, is_scene};
-        at += HEADER_SIZE + (size_t)payload;
-    }
-    return count;
-}
-
-/* Rewrite each part's checksum, a scene part's record of itself, and a state part's record of
- * the scene part before it. */
-static void fix_checksums(uint8_t* data, size_t size) {
-    part parts[2];
-    int count = find_parts(data, size, parts);
-    uint64_t scene = 0;
-    int has_scene = 0;
-    for (int i = 0; i < count; ++i) {
-        uint8_t* header = data + parts[i].at;
-        uint64_t sum = carom_snapshot_checksum(header + HEADER_SIZE, parts[i].payload);
-        put_le64(header + CHECKSUM_AT, sum);
-        if (parts[i].is_scene) {
-            put_le64(header + SCENE_CHECKSUM_AT, sum);
-            scene = sum;
-            has_scene = 1;
-        } else if (has_scene) {
-            put_le64(header + SCENE_CHECKSUM_AT, scene);
-        }
-    }
-}
+ * The checksum is carom_snapshot_checksum; the layout is snapshot_worlds.h's copy of
+ * engine/snapshot.h. LLVMFuzzerInitialize checks that fixing a real snapshot changes nothing, so
+ * a layout change that the copy misses stops the fuzzer at once instead of silently fuzzing the
+ * checksum refusal alone. */
 
 size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed) {
-    part parts[2];
-    int count = find_parts(data, size, parts);
+    snapshot_part parts[2];
+    int count = snapshot_find_parts(data, size, parts);
     unsigned choice = seed % 16;
     if (count == 0 || choice == 0) {
         return LLVMFuzzerMutate(data, size, max_size);
     }
     if (choice == 1) {
         size = LLVMFuzzerMutate(data, size, max_size);
-        fix_checksums(data, size);
+        snapshot_fix_checksums(data, size);
         return size;
     }
-    part p = parts[(seed / 16) % (unsigned)count];
+    snapshot_part p = parts[(seed / 16) % (unsigned)count];
     if (p.payload == 0) {
         size = LLVMFuzzerMutate(data, size, max_size);
-        fix_checksums(data, size);
+        snapshot_fix_checksums(data, size);
         return size;
     }
     /* Mutate the payload alone: set aside what follows it, which the payload may grow over. */
-    size_t payload_at = p.at + HEADER_SIZE;
+    size_t payload_at = p.at + SNAPSHOT_HEADER_SIZE;
     size_t tail_at = payload_at + p.payload;
     size_t tail = size - tail_at;
     uint8_t* saved = NULL;
@@ -311,9 +245,9 @@ size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsi
         memcpy(data + payload_at + payload, saved, tail);
         free(saved);
     }
-    put_le64(data + p.at + PAYLOAD_SIZE_AT, payload);
+    snapshot_put_le64(data + p.at + SNAPSHOT_PAYLOAD_SIZE_AT, payload);
     size = payload_at + payload + tail;
-    fix_checksums(data, size);
+    snapshot_fix_checksums(data, size);
     return size;
 }
 
@@ -341,9 +275,9 @@ int LLVMFuzzerInitialize(int* argc, char*** argv) {
     unsigned char* fixed = malloc(pristine_size);
     check(fixed != NULL, "out of memory");
     memcpy(fixed, pristine, pristine_size);
-    fix_checksums(fixed, pristine_size);
-    part parts[2];
-    check(find_parts(fixed, pristine_size, parts) == 2 &&
+    snapshot_fix_checksums(fixed, pristine_size);
+    snapshot_part parts[2];
+    check(snapshot_find_parts(fixed, pristine_size, parts) == 2 &&
               same_bytes(fixed, pristine_size, pristine, pristine_size),
           "the mutator's copy of the snapshot layout is out of date");
     free(fixed);

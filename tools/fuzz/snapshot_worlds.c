@@ -1,8 +1,11 @@
 /* Small fixed worlds for the snapshot fuzz target and its seed corpus: see snapshot_worlds.h. */
 #include "snapshot_worlds.h"
 
+#include <carom/snapshot.h>
+
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* A builder remembers whether any call failed, so each world reads as a plain list of calls and
  * is checked once at the end. */
@@ -375,4 +378,57 @@ carom_status snapshot_world_step(const snapshot_world* w, int step) {
         carom_body_apply_torque(w->pushed, 2.0);
     }
     return status;
+}
+
+/* ---- The parts of a snapshot buffer ------------------------------------------------------- */
+
+uint64_t snapshot_get_le64(const uint8_t* p) {
+    uint64_t value = 0;
+    for (int i = 0; i < 8; ++i) {
+        value |= (uint64_t)p[i] << (8 * i);
+    }
+    return value;
+}
+
+void snapshot_put_le64(uint8_t* p, uint64_t value) {
+    for (int i = 0; i < 8; ++i) {
+        p[i] = (uint8_t)(value >> (8 * i));
+    }
+}
+
+int snapshot_find_parts(const uint8_t* data, size_t size, snapshot_part parts[2]) {
+    int count = 0;
+    size_t at = 0;
+    while (count < 2 && size - at >= SNAPSHOT_HEADER_SIZE) {
+        int is_scene = memcmp(data + at, "CRMS", 4) == 0;
+        if (!is_scene && memcmp(data + at, "CRMD", 4) != 0) {
+            break;
+        }
+        uint64_t payload = snapshot_get_le64(data + at + SNAPSHOT_PAYLOAD_SIZE_AT);
+        if (payload > size - at - SNAPSHOT_HEADER_SIZE) {
+            break;
+        }
+        parts[count++] = (snapshot_part){at, (size_t)payload, is_scene};
+        at += SNAPSHOT_HEADER_SIZE + (size_t)payload;
+    }
+    return count;
+}
+
+void snapshot_fix_checksums(uint8_t* data, size_t size) {
+    snapshot_part parts[2];
+    int count = snapshot_find_parts(data, size, parts);
+    uint64_t scene = 0;
+    int has_scene = 0;
+    for (int i = 0; i < count; ++i) {
+        uint8_t* header = data + parts[i].at;
+        uint64_t sum = carom_snapshot_checksum(header + SNAPSHOT_HEADER_SIZE, parts[i].payload);
+        snapshot_put_le64(header + SNAPSHOT_CHECKSUM_AT, sum);
+        if (parts[i].is_scene) {
+            snapshot_put_le64(header + SNAPSHOT_SCENE_CHECKSUM_AT, sum);
+            scene = sum;
+            has_scene = 1;
+        } else if (has_scene) {
+            snapshot_put_le64(header + SNAPSHOT_SCENE_CHECKSUM_AT, scene);
+        }
+    }
 }

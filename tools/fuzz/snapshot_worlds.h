@@ -12,6 +12,9 @@
 
 #include <carom/carom.h>
 
+#include <stddef.h>
+#include <stdint.h>
+
 typedef enum snapshot_world_kind {
     SNAPSHOT_WORLD_CIRCLES,  /* three balls of different restitution dropped on a ground box */
     SNAPSHOT_WORLD_STACK,    /* five boxes in a stack: asleep after about a second */
@@ -42,5 +45,34 @@ int snapshot_world_build(snapshot_world_kind kind, snapshot_world* out);
  * every fifth step push a body, so that saved states hold inputs and pending forces as well as
  * poses. Returns the step's status. */
 carom_status snapshot_world_step(const snapshot_world* w, int step);
+
+/* ---- The parts of a snapshot buffer -------------------------------------------------------
+ * For the fuzz target's mutator and the corpus maker, which change bytes behind the part
+ * checksums and must then make them right again. The layout copies engine/snapshot.h (its
+ * header comment): a part is a 32-byte header, magic "CRMS" (scene) or "CRMD" (state), u16
+ * version, u16 flags, u64 payload size, u64 payload checksum, u64 scene checksum, then the
+ * payload (which starts with the part's counts). fuzz_snapshot's LLVMFuzzerInitialize checks
+ * this copy against a snapshot the engine wrote. */
+#define SNAPSHOT_HEADER_SIZE 32
+#define SNAPSHOT_VERSION_AT 4
+#define SNAPSHOT_PAYLOAD_SIZE_AT 8
+#define SNAPSHOT_CHECKSUM_AT 16
+#define SNAPSHOT_SCENE_CHECKSUM_AT 24
+
+typedef struct snapshot_part {
+    size_t at;      /* offset of its header */
+    size_t payload; /* payload bytes */
+    int is_scene;
+} snapshot_part;
+
+/* The parts whose headers are whole, have a magic and announce a payload that fits: at most 2. */
+int snapshot_find_parts(const uint8_t* data, size_t size, snapshot_part parts[2]);
+
+/* Rewrite each part's checksum, a scene part's record of itself, and a state part's record of
+ * the scene part before it. */
+void snapshot_fix_checksums(uint8_t* data, size_t size);
+
+uint64_t snapshot_get_le64(const uint8_t* p);
+void snapshot_put_le64(uint8_t* p, uint64_t value);
 
 #endif

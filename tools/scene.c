@@ -1543,9 +1543,11 @@ static bool check_local_anchors(loader* ld, const scene_def* scene, const scene_
     const scene_body* a = &scene->bodies[joint->body_a];
     const scene_body* b = &scene->bodies[joint->body_b];
     switch (joint->type) {
-    case CAROM_JOINT_DISTANCE:
-        return check_local_anchor(ld, a, joint->anchor_a, "anchor_a") &
-               check_local_anchor(ld, b, joint->anchor_b, "anchor_b");
+    case CAROM_JOINT_DISTANCE: {
+        bool a_ok = check_local_anchor(ld, a, joint->anchor_a, "anchor_a");
+        bool b_ok = check_local_anchor(ld, b, joint->anchor_b, "anchor_b"); /* both reported */
+        return a_ok && b_ok;
+    }
     case CAROM_JOINT_MOTOR:
         return true; /* its anchors are its offset and B's origin */
     default:

@@ -146,7 +146,7 @@ typedef struct carom_joint_context {
     double h, inv_h;          /* substep (s) and its inverse */
     carom_softness rigid;     /* the world's joint softness: rigid joints, limits */
     double max_push;          /* fastest position correction of a rigid row along a length (m/s):
-                                 the world's contact_push_max_velocity */
+                                 CAROM_JOINT_MAX_CORRECTION_SPEED */
     double max_hertz;         /* the stiffest spring the substeps resolve: a quarter of their
                                  rate */
     carom_body_state* states; /* the solver's states */
@@ -329,9 +329,10 @@ static inline carom_vec2 carom_mat22_solve(carom_mat22 k, carom_vec2 b) {
 }
 
 /* The position correction of a rigid row along a length: at most max_push (m/s), as contacts
- * push out. A joint pulled far apart (a rod of 1.6 m between anchors 1,000 m apart) would
- * otherwise be corrected at tens of km/s, and with a long lever arm the bodies then spun so fast
- * that the substeps' linearisation diverged to NaN within a few seconds. */
+ * push out at most at contact_push_max_velocity. A joint pulled far apart (a rod of 1.6 m between
+ * anchors 1,000 m apart) would otherwise be corrected at tens of km/s, and with a long lever arm
+ * the bodies then spun so fast that the substeps' linearisation diverged to NaN within a few
+ * seconds. */
 static inline double carom_joint_clamp_bias(double bias, const carom_joint_context* context) {
     double max = context->max_push;
     return bias > max ? max : bias < -max ? -max : bias;

@@ -177,7 +177,7 @@ void carom_joint_solver_prepare(carom_world* world, double h) {
     /* like the contacts' stiffness, capped at a quarter of the substep rate */
     double hertz = carom_min_d(world->def.joint_hertz, 0.25 / h);
     context->rigid = carom_make_softness(hertz, world->def.joint_damping_ratio, h);
-    context->max_push = world->def.contact_push_max_velocity;
+    context->max_push = CAROM_JOINT_MAX_CORRECTION_SPEED;
     context->max_hertz = 0.25 / h;
     context->states = world->solver.states;
     refresh_awake_joints(world);

@@ -46,6 +46,13 @@ typedef enum carom_joint_type {
 /* The shortest distance joint (m): below it the direction between the anchors is undefined. */
 #define CAROM_MIN_JOINT_LENGTH 1e-3
 
+/* The fastest speed (m/s) at which a joint pulled apart along a length (a hinge's or a weld's
+ * anchors, a rod, a slider's cross axis, a limit on a length) is pulled back together. Far above
+ * what a joint under load or hit needs (a 100 x 100 grid of hinges falling from seven pins never
+ * reaches it), it keeps a joint pulled absurdly far apart on a long lever from being corrected at
+ * tens of km/s, which spun its bodies faster than the substeps follow. */
+#define CAROM_JOINT_MAX_CORRECTION_SPEED 100.0
+
 /* Fields every def has (each def repeats them, so a def is one flat struct):
  *   int collide_connected;  non-zero: the two bodies still collide with each other, default 0
  *                           (creating the joint then removes their contacts)

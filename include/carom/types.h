@@ -50,8 +50,7 @@ typedef struct carom_world_def {
                                           35 Hz (docs/solver.md has the measured table) */
     double contact_damping_ratio;      /* damping of that correction (>= 0), default 10 */
     double contact_push_max_velocity;  /* fastest speed (m/s, > 0) at which overlapping bodies
-                                          are pushed apart, and at which a joint pulled apart
-                                          along a length is pulled back together, default 3 */
+                                          are pushed apart, default 3 */
     double contact_slop;               /* penetration (m, >= 0) left uncorrected, default 0:
                                           soft contacts rest without jitter, so none is needed */
     int enable_continuous;             /* non-zero: fast bodies are swept so they cannot pass

@@ -183,15 +183,9 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     double max_hertz = 0.25 / h;
     double contact_hertz = carom_min_d(world->def.contact_hertz, max_hertz);
     double static_hertz = carom_min_d(2.0 * world->def.contact_hertz, max_hertz);
-    carom_softness soft = carom_make_softness(contact_hertz, world->def.contact_damping_ratio, h);
-    carom_softness static_soft =
+    settings->soft = carom_make_softness(contact_hertz, world->def.contact_damping_ratio, h);
+    settings->static_soft =
         carom_make_softness(static_hertz, world->def.contact_damping_ratio, h);
-    settings->bias_rate = soft.bias_rate;
-    settings->mass_scale = soft.mass_scale;
-    settings->impulse_scale = soft.impulse_scale;
-    settings->static_bias_rate = static_soft.bias_rate;
-    settings->static_mass_scale = static_soft.mass_scale;
-    settings->static_impulse_scale = static_soft.impulse_scale;
 
     /* Where each constraint goes: colour after colour; within a colour the one-point
      * constraints first, then the two-point ones, each in index order, so that most groups are

@@ -89,6 +89,14 @@ static inline int32_t* carom_contact_ints(void* group, int lanes) {
 enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_CONTACT };
 
 /* The settings of one pass over the constraints. */
+/* A soft constraint: a spring and damper expressed per substep (Catto, Solver2D, 2024);
+ * carom_make_softness (solver.h) makes one. */
+typedef struct carom_softness {
+    double bias_rate;     /* 1/s: fraction of the separation corrected per second */
+    double mass_scale;    /* scales the effective mass */
+    double impulse_scale; /* leaks the accumulated impulse */
+} carom_softness;
+
 typedef struct carom_solve_settings {
     double inv_h;    /* 1 / substep (1/s) */
     double slop;     /* penetration left alone (m) */
@@ -96,12 +104,10 @@ typedef struct carom_solve_settings {
     int flip;        /* a tie in depth between a manifold's points: the second goes first */
     /* the contact springs (carom_contact_solver_prepare): between two moving bodies, and
      * against one that does not move (a lane whose A or B has no inverse mass) */
-    double bias_rate, mass_scale, impulse_scale;
-    double static_bias_rate, static_mass_scale, static_impulse_scale;
+    carom_softness soft, static_soft;
 } carom_solve_settings;
 
 typedef struct carom_contact carom_contact;
-typedef struct carom_softness carom_softness;
 
 /* What one constraint is made from. */
 typedef struct carom_contact_input {

@@ -347,12 +347,13 @@ typedef struct spring_lanes {
 static CAROM_FORCE_INLINE spring_lanes springs(const constraint_lanes* c,
                                                const carom_solve_settings* settings) {
     lane_mask fixed = lane_equal(c->inv_mass_a, lane_zero()) | lane_equal(c->inv_mass_b, lane_zero());
+    const carom_softness* soft = &settings->soft;
+    const carom_softness* fixed_soft = &settings->static_soft;
     spring_lanes s = {
-        lane_select(fixed, lane_splat(settings->static_bias_rate), lane_splat(settings->bias_rate)),
-        lane_select(fixed, lane_splat(settings->static_mass_scale),
-                    lane_splat(settings->mass_scale)),
-        lane_select(fixed, lane_splat(settings->static_impulse_scale),
-                    lane_splat(settings->impulse_scale))};
+        lane_select(fixed, lane_splat(fixed_soft->bias_rate), lane_splat(soft->bias_rate)),
+        lane_select(fixed, lane_splat(fixed_soft->mass_scale), lane_splat(soft->mass_scale)),
+        lane_select(fixed, lane_splat(fixed_soft->impulse_scale),
+                    lane_splat(soft->impulse_scale))};
     return s;
 }
 

@@ -80,6 +80,19 @@ static inline uint64_t carom_mix64(uint64_t x) {
     return x;
 }
 
+/* Sort a short list of ids ascending in place (insertion sort: a body's contacts or joints,
+ * a handful). */
+static inline void carom_sort_few_ids(int* ids, int count) {
+    for (int i = 1; i < count; ++i) {
+        int id = ids[i];
+        int j = i - 1;
+        for (; j >= 0 && ids[j] > id; --j) {
+            ids[j + 1] = ids[j];
+        }
+        ids[j + 1] = id;
+    }
+}
+
 /* The cookie default constructors put in defs, so hand-built defs are caught. */
 #define CAROM_DEF_COOKIE 0x0c4a0bad
 

@@ -170,16 +170,8 @@ static int collect_body_joints(carom_world* world, int body) {
         arrput(world->body_joint_scratch, joint->id);
         key = joint->edges[key & 1].next_key;
     }
-    int* ids = world->body_joint_scratch;
-    int count = (int)arrlen(ids);
-    for (int i = 1; i < count; ++i) {
-        int id = ids[i];
-        int j = i - 1;
-        for (; j >= 0 && ids[j] > id; --j) {
-            ids[j + 1] = ids[j];
-        }
-        ids[j + 1] = id;
-    }
+    int count = (int)arrlen(world->body_joint_scratch);
+    carom_sort_few_ids(world->body_joint_scratch, count);
     return count;
 }
 

@@ -471,4 +471,24 @@ static inline double carom_joint_row_mass(const carom_joint* joint, double arm_a
                                joint->inv_inertia_b * arm_b * arm_b);
 }
 
+/* The lower and upper translation limits along the slider's axis (prismatic and wheel
+ * joints), the lower first; `mass` is the axial row's, `translation` the current one. */
+static inline void carom_joint_solve_axis_limits(const carom_joint* joint,
+                                                 carom_joint_velocities* v,
+                                                 const carom_slider_geometry* g, double mass,
+                                                 double translation, double lower_translation,
+                                                 double upper_translation, double* lower_impulse,
+                                                 double* upper_impulse,
+                                                 const carom_joint_context* context,
+                                                 bool use_bias) {
+    double cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
+    double lower = carom_joint_limit_impulse(lower_impulse, mass, translation - lower_translation,
+                                             cdot, context, use_bias, true);
+    carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, lower, 0.0);
+    cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
+    double upper = carom_joint_limit_impulse(upper_impulse, mass, upper_translation - translation,
+                                             -cdot, context, use_bias, true);
+    carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, -upper, 0.0);
+}
+
 #endif

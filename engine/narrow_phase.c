@@ -154,17 +154,8 @@ int carom_collect_body_contacts(carom_world* world, const carom_body* body) {
         arrput(world->body_contacts, contact->id);
         key = contact->edges[key & 1].next_key;
     }
-    /* insertion sort: a body has a handful of contacts */
-    int* ids = world->body_contacts;
-    int count = (int)arrlen(ids);
-    for (int i = 1; i < count; ++i) {
-        int id = ids[i];
-        int j = i - 1;
-        for (; j >= 0 && ids[j] > id; --j) {
-            ids[j + 1] = ids[j];
-        }
-        ids[j + 1] = id;
-    }
+    int count = (int)arrlen(world->body_contacts);
+    carom_sort_few_ids(world->body_contacts, count);
     return count;
 }
 

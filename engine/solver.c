@@ -253,7 +253,7 @@ void carom_solver_step(carom_world* world, double dt) {
     gather_bodies(world, h);
     carom_solve_settings settings = {1.0 / h, world->def.contact_slop,
                                      world->def.contact_push_max_velocity, 0,
-                                     0.0, 1.0, 0.0, 0.0, 1.0, 0.0};
+                                     {0.0, 1.0, 0.0}, {0.0, 1.0, 0.0}};
     carom_joint_solver_prepare(world, h);
     carom_contact_solver_prepare(world, h, &settings);
     /* in each pass the joints first, in id order, then the contacts colour by colour */

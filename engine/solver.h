@@ -27,13 +27,6 @@ typedef struct carom_body_motion {
     double angular_increment;               /* h * torque / inertia */
 } carom_body_motion;
 
-/* A soft constraint: a spring and damper expressed per substep (Catto, Solver2D, 2024). */
-struct carom_softness {
-    double bias_rate;     /* 1/s: fraction of the separation corrected per second */
-    double mass_scale;    /* scales the effective mass */
-    double impulse_scale; /* leaks the accumulated impulse */
-};
-
 /* The softness of a spring of `hertz` (0: rigid, no bias) and `damping_ratio` for substeps of
  * h seconds. Contacts and joints share it. */
 carom_softness carom_make_softness(double hertz, double damping_ratio, double h);

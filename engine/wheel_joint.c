@@ -52,16 +52,9 @@ static void solve_axis(carom_joint* joint, carom_joint_velocities* v,
         carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, impulse, 0.0);
     }
     if (w->enable_limit) {
-        double cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
-        double lower =
-            carom_joint_limit_impulse(&w->lower_impulse, mass, translation - w->lower_translation,
-                                      cdot, context, use_bias, true);
-        carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, lower, 0.0);
-        cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
-        double upper =
-            carom_joint_limit_impulse(&w->upper_impulse, mass, w->upper_translation - translation,
-                                      -cdot, context, use_bias, true);
-        carom_joint_apply_row(joint, v, g->axis, g->axial_a, g->axial_b, -upper, 0.0);
+        carom_joint_solve_axis_limits(joint, v, g, mass, translation, w->lower_translation,
+                                      w->upper_translation, &w->lower_impulse,
+                                      &w->upper_impulse, context, use_bias);
     }
 }
 

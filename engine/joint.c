@@ -1,6 +1,6 @@
-/* Joints: creation and destruction, the per-body joint lists, ids, validation at the API, and
- * the public getters and setters. How joints are solved is joint_solver.c (the stage) and one
- * file per kind (revolute_joint.c ... mouse_joint.c).
+/* Joints: creation and destruction, the per-body joint lists and ids. Validation at the API is
+ * joint_check.c, the public getters and setters joint_access.c. How joints are solved is
+ * joint_solver.c (the stage) and one file per kind (revolute_joint.c ... mouse_joint.c).
  *
  * Anchors and axes arrive in world coordinates, at the bodies' poses of the moment, and are kept
  * in the bodies' frames (relative to each body's origin, so that a body whose center of mass
@@ -18,7 +18,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
 /* ---- Defaults --------------------------------------------------------------------------- */
 
 carom_revolute_joint_def carom_default_revolute_joint_def(void) {
@@ -105,8 +104,7 @@ static carom_joint* get_joint(carom_joint_id id, carom_world** world_out) {
 }
 
 /* Resolve a joint id, or NULL with CAROM_ERROR_INVALID_ID recorded. */
-static carom_joint* get_joint_checked(carom_joint_id id, carom_world** world_out,
-                                      const char* what) {
+carom_joint* carom_joint_resolve(carom_joint_id id, carom_world** world_out, const char* what) {
     carom_joint* joint = get_joint(id, world_out);
     if (joint == NULL) {
         carom_fail(CAROM_ERROR_INVALID_ID,
@@ -210,368 +208,6 @@ bool carom_joints_forbid_pair(const carom_world* world, int body_a, int body_b) 
     return false;
 }
 
-/* ---- Validation ------------------------------------------------------------------------- */
-
-static carom_status check_cookie(int cookie, const char* kind) {
-    if (cookie != CAROM_DEF_COOKIE) {
-        return carom_fail(CAROM_ERROR_INVALID_DEF,
-                          "%s joint def was not made by carom_default_%s_joint_def(): start from "
-                          "it and change the fields you need",
-                          kind, kind);
-    }
-    return CAROM_OK;
-}
-
-/* The fields every def has. */
-static carom_status check_common(double break_force, double break_torque, const char* kind) {
-    char what[64];
-    snprintf(what, sizeof(what), "%s joint break_force", kind);
-    carom_status status = carom_check_non_negative(break_force, what);
-    if (status == CAROM_OK) {
-        snprintf(what, sizeof(what), "%s joint break_torque", kind);
-        status = carom_check_non_negative(break_torque, what);
-    }
-    return status;
-}
-
-static carom_status check_range(double lower, double upper, const char* lower_name,
-                                const char* upper_name) {
-    carom_status status = carom_check_finite(lower, lower_name);
-    if (status == CAROM_OK) {
-        status = carom_check_finite(upper, upper_name);
-    }
-    if (status == CAROM_OK && lower > upper) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "%s (%g) is greater than %s (%g): the lower limit must not exceed the "
-                            "upper",
-                            lower_name, lower, upper_name, upper);
-    }
-    return status;
-}
-
-static carom_status check_spring(double hertz, double damping_ratio, const char* kind) {
-    char what[64];
-    snprintf(what, sizeof(what), "%s joint hertz", kind);
-    carom_status status = carom_check_non_negative(hertz, what);
-    if (status == CAROM_OK) {
-        snprintf(what, sizeof(what), "%s joint damping_ratio", kind);
-        status = carom_check_non_negative(damping_ratio, what);
-    }
-    return status;
-}
-
-/* An axis: finite and long enough to have a direction. */
-static carom_status check_axis(carom_vec2 axis, const char* what) {
-    carom_status status = carom_check_finite_vec2(axis.x, axis.y, what);
-    if (status == CAROM_OK && !(carom_length(axis) > 1e-9)) {
-        status =
-            carom_fail(CAROM_ERROR_OUT_OF_RANGE, "%s is (%g, %g): it must be a non-zero direction",
-                       what, axis.x, axis.y);
-    }
-    return status;
-}
-
-static carom_status check_revolute_def(const carom_revolute_joint_def* def) {
-    carom_status status = check_cookie(def->internal_cookie, "revolute");
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(def->anchor.x, def->anchor.y, "revolute joint anchor");
-    }
-    if (status == CAROM_OK) {
-        status = check_range(def->lower_angle, def->upper_angle, "revolute joint lower_angle",
-                             "revolute joint upper_angle");
-    }
-    if (status == CAROM_OK && (def->lower_angle < -CAROM_PI || def->upper_angle > CAROM_PI)) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "revolute joint limit [%g, %g] rad reaches beyond [-pi, pi]: the "
-                            "joint angle wraps at +-pi, so a limit spans at most a full turn",
-                            def->lower_angle, def->upper_angle);
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_finite(def->motor_speed, "revolute joint motor_speed");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->max_motor_torque, "revolute joint max_motor_torque");
-    }
-    if (status == CAROM_OK) {
-        status = check_spring(def->hertz, def->damping_ratio, "revolute");
-    }
-    if (status == CAROM_OK) {
-        status = check_common(def->break_force, def->break_torque, "revolute");
-    }
-    return status;
-}
-
-static carom_status check_prismatic_def(const carom_prismatic_joint_def* def) {
-    carom_status status = check_cookie(def->internal_cookie, "prismatic");
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(def->anchor.x, def->anchor.y, "prismatic joint anchor");
-    }
-    if (status == CAROM_OK) {
-        status = check_axis(def->axis, "prismatic joint axis");
-    }
-    if (status == CAROM_OK) {
-        status =
-            check_range(def->lower_translation, def->upper_translation,
-                        "prismatic joint lower_translation", "prismatic joint upper_translation");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_finite(def->motor_speed, "prismatic joint motor_speed");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->max_motor_force, "prismatic joint max_motor_force");
-    }
-    if (status == CAROM_OK) {
-        status = check_spring(def->hertz, def->damping_ratio, "prismatic");
-    }
-    if (status == CAROM_OK) {
-        status = check_common(def->break_force, def->break_torque, "prismatic");
-    }
-    return status;
-}
-
-static carom_status check_distance_def(const carom_distance_joint_def* def) {
-    carom_status status = check_cookie(def->internal_cookie, "distance");
-    if (status == CAROM_OK) {
-        status =
-            carom_check_finite_vec2(def->anchor_a.x, def->anchor_a.y, "distance joint anchor_a");
-    }
-    if (status == CAROM_OK) {
-        status =
-            carom_check_finite_vec2(def->anchor_b.x, def->anchor_b.y, "distance joint anchor_b");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->length, "distance joint length");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->min_length, "distance joint min_length");
-    }
-    if (status == CAROM_OK) {
-        status = check_range(def->min_length, def->max_length, "distance joint min_length",
-                             "distance joint max_length");
-    }
-    if (status == CAROM_OK) {
-        status = check_spring(def->hertz, def->damping_ratio, "distance");
-    }
-    if (status == CAROM_OK) {
-        status = check_common(def->break_force, def->break_torque, "distance");
-    }
-    if (status == CAROM_OK && def->break_torque != 0.0) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "distance joint break_torque is %g: a distance joint applies no "
-                            "torque, so only 0 (never) is accepted; use break_force",
-                            def->break_torque);
-    }
-    return status;
-}
-
-static carom_status check_weld_def(const carom_weld_joint_def* def) {
-    carom_status status = check_cookie(def->internal_cookie, "weld");
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(def->anchor.x, def->anchor.y, "weld joint anchor");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->linear_hertz, "weld joint linear_hertz");
-    }
-    if (status == CAROM_OK) {
-        status =
-            carom_check_non_negative(def->linear_damping_ratio, "weld joint linear_damping_ratio");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->angular_hertz, "weld joint angular_hertz");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->angular_damping_ratio,
-                                          "weld joint angular_damping_ratio");
-    }
-    if (status == CAROM_OK) {
-        status = check_common(def->break_force, def->break_torque, "weld");
-    }
-    return status;
-}
-
-static carom_status check_wheel_def(const carom_wheel_joint_def* def) {
-    carom_status status = check_cookie(def->internal_cookie, "wheel");
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(def->anchor.x, def->anchor.y, "wheel joint anchor");
-    }
-    if (status == CAROM_OK) {
-        status = check_axis(def->axis, "wheel joint axis");
-    }
-    if (status == CAROM_OK) {
-        status = check_spring(def->hertz, def->damping_ratio, "wheel");
-    }
-    if (status == CAROM_OK) {
-        status = check_range(def->lower_translation, def->upper_translation,
-                             "wheel joint lower_translation", "wheel joint upper_translation");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_finite(def->motor_speed, "wheel joint motor_speed");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->max_motor_torque, "wheel joint max_motor_torque");
-    }
-    if (status == CAROM_OK) {
-        status = check_common(def->break_force, def->break_torque, "wheel");
-    }
-    return status;
-}
-
-static carom_status check_motor_def(const carom_motor_joint_def* def) {
-    carom_status status = check_cookie(def->internal_cookie, "motor");
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(def->linear_offset.x, def->linear_offset.y,
-                                         "motor joint linear_offset");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_finite(def->angular_offset, "motor joint angular_offset");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->max_force, "motor joint max_force");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->max_torque, "motor joint max_torque");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_unit_interval(def->correction_factor, "motor joint correction_factor");
-    }
-    if (status == CAROM_OK) {
-        status = check_common(def->break_force, def->break_torque, "motor");
-    }
-    return status;
-}
-
-static carom_status check_mouse_def(const carom_mouse_joint_def* def) {
-    carom_status status = check_cookie(def->internal_cookie, "mouse");
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(def->target.x, def->target.y, "mouse joint target");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_positive(def->hertz, "mouse joint hertz");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_non_negative(def->damping_ratio, "mouse joint damping_ratio");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_positive(def->max_force, "mouse joint max_force");
-    }
-    if (status == CAROM_OK) {
-        status = check_common(def->break_force, def->break_torque, "mouse");
-    }
-    if (status == CAROM_OK && def->break_torque != 0.0) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "mouse joint break_torque is %g: a mouse joint applies no torque, so "
-                            "only 0 (never) is accepted; use break_force",
-                            def->break_torque);
-    }
-    return status;
-}
-
-carom_status carom_check_joint_record(const carom_joint* joint) {
-    switch (joint->type) {
-    case CAROM_JOINT_REVOLUTE: {
-        const carom_revolute_joint* r = &joint->revolute;
-        carom_revolute_joint_def def = carom_default_revolute_joint_def();
-        def.lower_angle = r->lower_angle;
-        def.upper_angle = r->upper_angle;
-        def.motor_speed = r->motor_speed;
-        def.max_motor_torque = r->max_motor_torque;
-        def.hertz = r->hertz;
-        def.damping_ratio = r->damping_ratio;
-        def.break_force = joint->break_force;
-        def.break_torque = joint->break_torque;
-        return check_revolute_def(&def);
-    }
-    case CAROM_JOINT_PRISMATIC: {
-        const carom_prismatic_joint* p = &joint->prismatic;
-        carom_prismatic_joint_def def = carom_default_prismatic_joint_def();
-        def.axis = p->local_axis_a;
-        def.lower_translation = p->lower_translation;
-        def.upper_translation = p->upper_translation;
-        def.motor_speed = p->motor_speed;
-        def.max_motor_force = p->max_motor_force;
-        def.hertz = p->hertz;
-        def.damping_ratio = p->damping_ratio;
-        def.break_force = joint->break_force;
-        def.break_torque = joint->break_torque;
-        return check_prismatic_def(&def);
-    }
-    case CAROM_JOINT_DISTANCE: {
-        const carom_distance_joint* d = &joint->distance;
-        carom_distance_joint_def def = carom_default_distance_joint_def();
-        def.length = d->length;
-        def.hertz = d->hertz;
-        def.damping_ratio = d->damping_ratio;
-        def.min_length = d->min_length;
-        def.max_length = d->max_length;
-        def.break_force = joint->break_force;
-        def.break_torque = joint->break_torque;
-        carom_status status = check_distance_def(&def);
-        if (status == CAROM_OK && !(d->length >= CAROM_MIN_JOINT_LENGTH)) {
-            status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                                "distance joint length is %g m: it must be at least %g m",
-                                d->length, CAROM_MIN_JOINT_LENGTH);
-        }
-        if (status == CAROM_OK && d->enable_limit &&
-            (d->length < d->min_length || d->length > d->max_length)) {
-            status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                                "distance joint length %g m lies outside its limit [%g, %g] m",
-                                d->length, d->min_length, d->max_length);
-        }
-        return status;
-    }
-    case CAROM_JOINT_WELD: {
-        const carom_weld_joint* w = &joint->weld;
-        carom_weld_joint_def def = carom_default_weld_joint_def();
-        def.linear_hertz = w->linear_hertz;
-        def.linear_damping_ratio = w->linear_damping_ratio;
-        def.angular_hertz = w->angular_hertz;
-        def.angular_damping_ratio = w->angular_damping_ratio;
-        def.break_force = joint->break_force;
-        def.break_torque = joint->break_torque;
-        return check_weld_def(&def);
-    }
-    case CAROM_JOINT_WHEEL: {
-        const carom_wheel_joint* w = &joint->wheel;
-        carom_wheel_joint_def def = carom_default_wheel_joint_def();
-        def.axis = w->local_axis_a;
-        def.hertz = w->hertz;
-        def.damping_ratio = w->damping_ratio;
-        def.lower_translation = w->lower_translation;
-        def.upper_translation = w->upper_translation;
-        def.motor_speed = w->motor_speed;
-        def.max_motor_torque = w->max_motor_torque;
-        def.break_force = joint->break_force;
-        def.break_torque = joint->break_torque;
-        return check_wheel_def(&def);
-    }
-    case CAROM_JOINT_MOTOR: {
-        const carom_motor_joint* m = &joint->motor;
-        carom_motor_joint_def def = carom_default_motor_joint_def();
-        def.linear_offset = m->linear_offset;
-        def.angular_offset = m->angular_offset;
-        def.max_force = m->max_force;
-        def.max_torque = m->max_torque;
-        def.correction_factor = m->correction_factor;
-        def.break_force = joint->break_force;
-        def.break_torque = joint->break_torque;
-        return check_motor_def(&def);
-    }
-    case CAROM_JOINT_MOUSE: {
-        const carom_mouse_joint* m = &joint->mouse;
-        carom_mouse_joint_def def = carom_default_mouse_joint_def();
-        def.target = joint->local_anchor_a;
-        def.hertz = m->hertz;
-        def.damping_ratio = m->damping_ratio;
-        def.max_force = m->max_force;
-        def.break_force = joint->break_force;
-        def.break_torque = joint->break_torque;
-        return check_mouse_def(&def);
-    }
-    }
-    return carom_fail(CAROM_ERROR_OUT_OF_RANGE, "joint type %d is not a joint kind",
-                      (int)joint->type);
-}
-
 /* ---- Creation ----------------------------------------------------------------------------- */
 
 /* Resolve and check the bodies of a new joint (b only for a mouse joint, a NULL then), the
@@ -644,8 +280,7 @@ static void destroy_contacts_between(carom_world* world, const carom_body* a, co
  * carom_joint_set_frame takes it back): a world anchor 1e12 m from the body's origin is not. */
 static carom_status check_local_anchor(const carom_body* body, carom_vec2 anchor, const char* kind,
                                        const char* which) {
-    carom_vec2 local =
-        body != NULL ? carom_inv_transform_point(body->transform, anchor) : anchor;
+    carom_vec2 local = body != NULL ? carom_inv_transform_point(body->transform, anchor) : anchor;
     if (!(fabs(local.x) <= CAROM_MAX_MAGNITUDE && fabs(local.y) <= CAROM_MAX_MAGNITUDE)) {
         return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
                           "%s joint %s is (%g, %g) in the frame of body %d: more than %g m from "
@@ -657,10 +292,9 @@ static carom_status check_local_anchor(const carom_body* body, carom_vec2 anchor
 
 static carom_status check_anchors(const carom_body* a, const carom_body* b, carom_vec2 anchor_a,
                                   carom_vec2 anchor_b, const char* kind) {
-    carom_status status = a != NULL ? check_local_anchor(a, anchor_a, kind, "anchor on body A")
-                                    : CAROM_OK;
-    return status == CAROM_OK ? check_local_anchor(b, anchor_b, kind, "anchor on body B")
-                              : status;
+    carom_status status =
+        a != NULL ? check_local_anchor(a, anchor_a, kind, "anchor on body A") : CAROM_OK;
+    return status == CAROM_OK ? check_local_anchor(b, anchor_b, kind, "anchor on body B") : status;
 }
 
 /* The new joint's slot, with its common fields set from the bodies (a NULL: the world) and its
@@ -712,7 +346,7 @@ carom_joint_id carom_create_revolute_joint(carom_body_id a_id, carom_body_id b_i
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "revolute", &world, &a, &b) != CAROM_OK ||
-        check_revolute_def(def) != CAROM_OK ||
+        carom_check_revolute_joint_def(def) != CAROM_OK ||
         check_anchors(a, b, def->anchor, def->anchor, "revolute") != CAROM_OK) {
         return carom_null_joint_id;
     }
@@ -737,7 +371,7 @@ carom_joint_id carom_create_prismatic_joint(carom_body_id a_id, carom_body_id b_
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "prismatic", &world, &a, &b) != CAROM_OK ||
-        check_prismatic_def(def) != CAROM_OK ||
+        carom_check_prismatic_joint_def(def) != CAROM_OK ||
         check_anchors(a, b, def->anchor, def->anchor, "prismatic") != CAROM_OK) {
         return carom_null_joint_id;
     }
@@ -763,7 +397,7 @@ carom_joint_id carom_create_distance_joint(carom_body_id a_id, carom_body_id b_i
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "distance", &world, &a, &b) != CAROM_OK ||
-        check_distance_def(def) != CAROM_OK ||
+        carom_check_distance_joint_def(def) != CAROM_OK ||
         check_anchors(a, b, def->anchor_a, def->anchor_b, "distance") != CAROM_OK) {
         return carom_null_joint_id;
     }
@@ -802,7 +436,7 @@ carom_joint_id carom_create_weld_joint(carom_body_id a_id, carom_body_id b_id,
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "weld", &world, &a, &b) != CAROM_OK ||
-        check_weld_def(def) != CAROM_OK ||
+        carom_check_weld_joint_def(def) != CAROM_OK ||
         check_anchors(a, b, def->anchor, def->anchor, "weld") != CAROM_OK) {
         return carom_null_joint_id;
     }
@@ -822,7 +456,7 @@ carom_joint_id carom_create_wheel_joint(carom_body_id a_id, carom_body_id b_id,
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "wheel", &world, &a, &b) != CAROM_OK ||
-        check_wheel_def(def) != CAROM_OK ||
+        carom_check_wheel_joint_def(def) != CAROM_OK ||
         check_anchors(a, b, def->anchor, def->anchor, "wheel") != CAROM_OK) {
         return carom_null_joint_id;
     }
@@ -848,7 +482,7 @@ carom_joint_id carom_create_motor_joint(carom_body_id a_id, carom_body_id b_id,
     carom_world* world = NULL;
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(a_id, b_id, true, def, "motor", &world, &a, &b) != CAROM_OK ||
-        check_motor_def(def) != CAROM_OK) {
+        carom_check_motor_joint_def(def) != CAROM_OK) {
         return carom_null_joint_id;
     }
     /* anchors: the offset point of A and B's origin, both given in the world frame here */
@@ -873,7 +507,7 @@ carom_joint_id carom_create_mouse_joint(carom_body_id body_id, const carom_mouse
     carom_body *a = NULL, *b = NULL;
     if (resolve_bodies(carom_null_body_id, body_id, false, def, "mouse", &world, &a, &b) !=
             CAROM_OK ||
-        check_mouse_def(def) != CAROM_OK ||
+        carom_check_mouse_joint_def(def) != CAROM_OK ||
         check_anchors(NULL, b, def->target, def->target, "mouse") != CAROM_OK) {
         return carom_null_joint_id;
     }
@@ -929,7 +563,7 @@ void carom_destroy_joint_internal(carom_world* world, carom_joint* joint) {
 
 carom_status carom_destroy_joint(carom_joint_id id) {
     carom_world* world = NULL;
-    carom_joint* joint = get_joint_checked(id, &world, "destroy joint");
+    carom_joint* joint = carom_joint_resolve(id, &world, "destroy joint");
     if (joint == NULL) {
         return CAROM_ERROR_INVALID_ID;
     }
@@ -955,277 +589,4 @@ void carom_joints_destroy(carom_world* world) {
     arrfree(world->awake_joints);
     arrfree(world->solved_joints);
     arrfree(world->joint_break_events);
-}
-
-/* ---- Getters and setters ------------------------------------------------------------------ */
-
-carom_joint_type carom_joint_get_type(carom_joint_id id) {
-    carom_joint* joint = get_joint_checked(id, NULL, "carom_joint_get_type");
-    return joint != NULL ? joint->type : CAROM_JOINT_REVOLUTE;
-}
-
-static carom_body_id body_of(carom_joint_id id, int edge, const char* what) {
-    carom_world* world = NULL;
-    carom_joint* joint = get_joint_checked(id, &world, what);
-    if (joint == NULL || joint->edges[edge].body < 0) {
-        return carom_null_body_id;
-    }
-    return carom_make_body_id(world, &world->bodies[joint->edges[edge].body]);
-}
-
-carom_body_id carom_joint_get_body_a(carom_joint_id id) {
-    return body_of(id, 0, "carom_joint_get_body_a");
-}
-
-carom_body_id carom_joint_get_body_b(carom_joint_id id) {
-    return body_of(id, 1, "carom_joint_get_body_b");
-}
-
-int carom_joint_get_collide_connected(carom_joint_id id) {
-    carom_joint* joint = get_joint_checked(id, NULL, "carom_joint_get_collide_connected");
-    return joint != NULL && joint->collide_connected;
-}
-
-void* carom_joint_get_user_data(carom_joint_id id) {
-    carom_joint* joint = get_joint_checked(id, NULL, "carom_joint_get_user_data");
-    return joint != NULL ? joint->user_data : NULL;
-}
-
-carom_status carom_joint_set_user_data(carom_joint_id id, void* user_data) {
-    carom_joint* joint = get_joint_checked(id, NULL, "set a joint's user data");
-    if (joint == NULL) {
-        return CAROM_ERROR_INVALID_ID;
-    }
-    joint->user_data = user_data;
-    return CAROM_OK;
-}
-
-carom_vec2 carom_joint_get_reaction_force(carom_joint_id id) {
-    carom_joint* joint = get_joint_checked(id, NULL, "carom_joint_get_reaction_force");
-    return joint != NULL ? joint->reaction_force : carom_v2(0.0, 0.0);
-}
-
-double carom_joint_get_reaction_torque(carom_joint_id id) {
-    carom_joint* joint = get_joint_checked(id, NULL, "carom_joint_get_reaction_torque");
-    return joint != NULL ? joint->reaction_torque : 0.0;
-}
-
-/* The world poses of a joint's bodies (the world's identity for a mouse joint's A). */
-static carom_transform body_transform(const carom_world* world, const carom_joint* joint,
-                                      int edge) {
-    int body = joint->edges[edge].body;
-    return body >= 0 ? world->bodies[body].transform : carom_transform_identity();
-}
-
-double carom_joint_get_angle(carom_joint_id id) {
-    carom_world* world = NULL;
-    carom_joint* joint = get_joint_checked(id, &world, "carom_joint_get_angle");
-    if (joint == NULL) {
-        return 0.0;
-    }
-    if (joint->type != CAROM_JOINT_REVOLUTE && joint->type != CAROM_JOINT_WELD &&
-        joint->type != CAROM_JOINT_MOTOR) {
-        carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                   "carom_joint_get_angle: joint %d is not a revolute, weld or motor joint",
-                   joint->id);
-        return 0.0;
-    }
-    carom_rot relative =
-        carom_inv_mul_rot(body_transform(world, joint, 0).q, body_transform(world, joint, 1).q);
-    return carom_rot_get_angle(carom_inv_mul_rot(joint->reference_rotation, relative));
-}
-
-double carom_joint_get_translation(carom_joint_id id) {
-    carom_world* world = NULL;
-    carom_joint* joint = get_joint_checked(id, &world, "carom_joint_get_translation");
-    if (joint == NULL) {
-        return 0.0;
-    }
-    carom_transform xf_a = body_transform(world, joint, 0);
-    carom_vec2 d =
-        carom_sub(carom_transform_point(body_transform(world, joint, 1), joint->local_anchor_b),
-                  carom_transform_point(xf_a, joint->local_anchor_a));
-    switch (joint->type) {
-    case CAROM_JOINT_PRISMATIC:
-        return carom_dot(d, carom_rotate(xf_a.q, joint->prismatic.local_axis_a));
-    case CAROM_JOINT_WHEEL:
-        return carom_dot(d, carom_rotate(xf_a.q, joint->wheel.local_axis_a));
-    case CAROM_JOINT_DISTANCE:
-        return carom_length(d);
-    default:
-        carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                   "carom_joint_get_translation: joint %d is not a prismatic, wheel or distance "
-                   "joint",
-                   joint->id);
-        return 0.0;
-    }
-}
-
-static void wake_joint_bodies(carom_world* world, const carom_joint* joint) {
-    for (int e = 0; e < 2; ++e) {
-        if (joint->edges[e].body >= 0) {
-            carom_wake_body(world, &world->bodies[joint->edges[e].body]);
-        }
-    }
-}
-
-carom_status carom_joint_set_motor_speed(carom_joint_id id, double speed) {
-    carom_world* world = NULL;
-    carom_joint* joint = get_joint_checked(id, &world, "set a joint's motor speed");
-    if (joint == NULL) {
-        return CAROM_ERROR_INVALID_ID;
-    }
-    carom_status status = carom_check_unlocked(world, "set a joint's motor speed");
-    if (status == CAROM_OK) {
-        status = carom_check_finite(speed, "joint motor speed");
-    }
-    if (status == CAROM_OK && joint->type != CAROM_JOINT_REVOLUTE &&
-        joint->type != CAROM_JOINT_PRISMATIC && joint->type != CAROM_JOINT_WHEEL) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "joint %d has no motor speed: only revolute, prismatic and wheel "
-                            "joints do",
-                            joint->id);
-    }
-    if (status != CAROM_OK) {
-        return status;
-    }
-    if (joint->type == CAROM_JOINT_REVOLUTE) {
-        joint->revolute.motor_speed = speed;
-    } else if (joint->type == CAROM_JOINT_PRISMATIC) {
-        joint->prismatic.motor_speed = speed;
-    } else {
-        joint->wheel.motor_speed = speed;
-    }
-    wake_joint_bodies(world, joint);
-    return CAROM_OK;
-}
-
-carom_status carom_mouse_joint_set_target(carom_joint_id id, carom_vec2 target) {
-    carom_world* world = NULL;
-    carom_joint* joint = get_joint_checked(id, &world, "set a mouse joint's target");
-    if (joint == NULL) {
-        return CAROM_ERROR_INVALID_ID;
-    }
-    carom_status status = carom_check_unlocked(world, "set a mouse joint's target");
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(target.x, target.y, "mouse joint target");
-    }
-    if (status == CAROM_OK && joint->type != CAROM_JOINT_MOUSE) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE, "joint %d is not a mouse joint", joint->id);
-    }
-    if (status != CAROM_OK) {
-        return status;
-    }
-    joint->local_anchor_a = target;
-    wake_joint_bodies(world, joint);
-    return CAROM_OK;
-}
-
-carom_joint_events carom_world_get_joint_events(carom_world_id id) {
-    carom_joint_events events = {NULL, 0};
-    carom_world* world = carom_get_world_checked(id);
-    if (world != NULL) {
-        events.break_events = world->joint_break_events;
-        events.break_count = (int)arrlen(world->joint_break_events);
-    }
-    return events;
-}
-
-/* ---- Frames ------------------------------------------------------------------------------- */
-
-static carom_vec2 local_axis_of(const carom_joint* joint) {
-    return joint->type == CAROM_JOINT_PRISMATIC ? joint->prismatic.local_axis_a
-           : joint->type == CAROM_JOINT_WHEEL   ? joint->wheel.local_axis_a
-                                                : carom_v2(1.0, 0.0);
-}
-
-carom_status carom_joint_get_frame(carom_joint_id id, carom_joint_frame* out) {
-    carom_joint* joint = get_joint_checked(id, NULL, "get a joint's frame");
-    if (joint == NULL) {
-        return CAROM_ERROR_INVALID_ID;
-    }
-    if (out == NULL) {
-        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "joint frame output pointer is NULL");
-    }
-    out->local_anchor_a = joint->local_anchor_a;
-    out->local_anchor_b = joint->local_anchor_b;
-    out->reference_rotation = joint->reference_rotation;
-    out->local_axis_a = local_axis_of(joint);
-    out->length = joint->type == CAROM_JOINT_DISTANCE ? joint->distance.length : 0.0;
-    return CAROM_OK;
-}
-
-static bool unit(carom_vec2 v) {
-    return fabs(v.x * v.x + v.y * v.y - 1.0) <= CAROM_ROTATION_TOLERANCE;
-}
-
-static carom_status check_frame(const carom_joint* joint, const carom_joint_frame* frame) {
-    carom_status status = carom_check_finite_vec2(frame->local_anchor_a.x, frame->local_anchor_a.y,
-                                                  "joint frame local_anchor_a");
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(frame->local_anchor_b.x, frame->local_anchor_b.y,
-                                         "joint frame local_anchor_b");
-    }
-    carom_rot q = frame->reference_rotation;
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(q.c, q.s, "joint frame reference_rotation");
-    }
-    if (status == CAROM_OK && !unit(carom_v2(q.c, q.s))) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "joint frame reference_rotation (%g, %g) is not a unit vector", q.c,
-                            q.s);
-    }
-    carom_vec2 axis = frame->local_axis_a;
-    bool slides = joint->type == CAROM_JOINT_PRISMATIC || joint->type == CAROM_JOINT_WHEEL;
-    if (status == CAROM_OK && (slides ? !(isfinite(axis.x) && isfinite(axis.y) && unit(axis))
-                                      : axis.x != 1.0 || axis.y != 0.0)) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            slides ? "joint frame local_axis_a (%g, %g) is not a unit vector"
-                                   : "joint frame local_axis_a is (%g, %g): a joint without an "
-                                     "axis takes (1, 0)",
-                            axis.x, axis.y);
-    }
-    if (status == CAROM_OK && joint->type == CAROM_JOINT_DISTANCE) {
-        carom_joint copy = *joint;
-        copy.distance.length = frame->length;
-        status = carom_check_joint_record(&copy);
-    } else if (status == CAROM_OK && frame->length != 0.0) {
-        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                            "joint frame length is %g: only a distance joint has one (0 for the "
-                            "others)",
-                            frame->length);
-    }
-    return status;
-}
-
-carom_status carom_joint_set_frame(carom_joint_id id, const carom_joint_frame* frame) {
-    carom_world* world = NULL;
-    carom_joint* joint = get_joint_checked(id, &world, "set a joint's frame");
-    if (joint == NULL) {
-        return CAROM_ERROR_INVALID_ID;
-    }
-    carom_status status = carom_check_unlocked(world, "set a joint's frame");
-    if (status == CAROM_OK && frame == NULL) {
-        status = carom_fail(CAROM_ERROR_NULL_ARGUMENT, "joint frame is NULL");
-    }
-    if (status == CAROM_OK) {
-        status = check_frame(joint, frame);
-    }
-    if (status != CAROM_OK) {
-        return status;
-    }
-    joint->local_anchor_a = frame->local_anchor_a;
-    joint->local_anchor_b = frame->local_anchor_b;
-    joint->reference_rotation = frame->reference_rotation;
-    if (joint->type == CAROM_JOINT_PRISMATIC) {
-        joint->prismatic.local_axis_a = frame->local_axis_a;
-    } else if (joint->type == CAROM_JOINT_WHEEL) {
-        joint->wheel.local_axis_a = frame->local_axis_a;
-    } else if (joint->type == CAROM_JOINT_DISTANCE) {
-        joint->distance.length = frame->length;
-    } else if (joint->type == CAROM_JOINT_MOTOR) {
-        joint->motor.linear_offset = frame->local_anchor_a;
-    }
-    wake_joint_bodies(world, joint);
-    return CAROM_OK;
 }

@@ -165,6 +165,17 @@ void carom_destroy_joint_internal(carom_world* world, carom_joint* joint);
  * are held to the API's rules; status and message recorded on failure). Anchors, axes and
  * bodies are the caller's to check. */
 carom_status carom_check_joint_record(const carom_joint* joint);
+/* Resolve a joint id, or NULL with CAROM_ERROR_INVALID_ID recorded; `what` names the caller. */
+carom_joint* carom_joint_resolve(carom_joint_id id, carom_world** world_out, const char* what);
+/* Each kind's def checked as creation checks it (joint_check.c); status and message recorded on
+ * failure. */
+carom_status carom_check_revolute_joint_def(const carom_revolute_joint_def* def);
+carom_status carom_check_prismatic_joint_def(const carom_prismatic_joint_def* def);
+carom_status carom_check_distance_joint_def(const carom_distance_joint_def* def);
+carom_status carom_check_weld_joint_def(const carom_weld_joint_def* def);
+carom_status carom_check_wheel_joint_def(const carom_wheel_joint_def* def);
+carom_status carom_check_motor_joint_def(const carom_motor_joint_def* def);
+carom_status carom_check_mouse_joint_def(const carom_mouse_joint_def* def);
 /* Rebuild every body's joint list from the live joints (a restored world). */
 void carom_relink_joints(carom_world* world);
 carom_joint_id carom_make_joint_id(const carom_world* world, const carom_joint* joint);
@@ -473,14 +484,12 @@ static inline double carom_joint_row_mass(const carom_joint* joint, double arm_a
 
 /* The lower and upper translation limits along the slider's axis (prismatic and wheel
  * joints), the lower first; `mass` is the axial row's, `translation` the current one. */
-static inline void carom_joint_solve_axis_limits(const carom_joint* joint,
-                                                 carom_joint_velocities* v,
-                                                 const carom_slider_geometry* g, double mass,
-                                                 double translation, double lower_translation,
-                                                 double upper_translation, double* lower_impulse,
-                                                 double* upper_impulse,
-                                                 const carom_joint_context* context,
-                                                 bool use_bias) {
+static inline void
+carom_joint_solve_axis_limits(const carom_joint* joint, carom_joint_velocities* v,
+                              const carom_slider_geometry* g, double mass, double translation,
+                              double lower_translation, double upper_translation,
+                              double* lower_impulse, double* upper_impulse,
+                              const carom_joint_context* context, bool use_bias) {
     double cdot = carom_joint_row_velocity(v, g->axis, g->axial_a, g->axial_b);
     double lower = carom_joint_limit_impulse(lower_impulse, mass, translation - lower_translation,
                                              cdot, context, use_bias, true);

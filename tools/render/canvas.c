@@ -1,6 +1,6 @@
-/* The software rasterizer of the demos and `carom render`: see canvas.h. Scanline polygon fill (even-odd rule, sampled
- * at pixel centres), circles by rows, lines as quads, text from stb_easy_font's quads, PNG by
- * stb_image_write (this file holds its one implementation). */
+/* The software rasterizer of the demos and `carom render`: see canvas.h. Scanline polygon fill
+ * (even-odd rule, sampled at pixel centres), circles by rows, lines as quads, text from
+ * stb_easy_font's quads, PNG by stb_image_write (this file holds its one implementation). */
 #include "canvas.h"
 
 #include "atomic_file.h"
@@ -55,6 +55,31 @@ carom_vec2 canvas_to_pixels(const canvas* c, canvas_view view, carom_vec2 world)
                     0.5 * c->height - (world.y - view.center.y) * view.scale);
 }
 
+/* Far outside any canvas, and inside what an int holds. */
+#define PIXEL_LIMIT 1e8
+
+/* A coordinate in pixels, clamped to +-PIXEL_LIMIT: a view can put the world's far points (up
+ * to 1e12 m) anywhere, or nowhere (NaN, which clamps to -PIXEL_LIMIT), and a double outside an
+ * int's range must not be converted to one. Clamping moves no pixel that is drawn. */
+static double clamp_pixels(double x) {
+    return x > -PIXEL_LIMIT ? (x < PIXEL_LIMIT ? x : PIXEL_LIMIT) : -PIXEL_LIMIT;
+}
+
+/* The first and the last pixel whose centre a span from x covers. */
+static int first_pixel(double x) {
+    return (int)ceil(clamp_pixels(x));
+}
+
+static int last_pixel(double x) {
+    return (int)floor(clamp_pixels(x));
+}
+
+/* Rows y0 to y1 within the canvas. */
+static void clip_rows(const canvas* c, int* y0, int* y1) {
+    *y0 = *y0 < 0 ? 0 : *y0;
+    *y1 = *y1 > c->height - 1 ? c->height - 1 : *y1;
+}
+
 static void blend_span(canvas* c, int y, int x0, int x1, uint32_t rgb, double alpha) {
     if (y < 0 || y >= c->height) {
         return;
@@ -97,13 +122,8 @@ void canvas_fill_polygon_px(canvas* c, const carom_vec2* points, int count, uint
         min_y = fmin(min_y, points[i].y);
         max_y = fmax(max_y, points[i].y);
     }
-    int y0 = (int)ceil(min_y - 0.5), y1 = (int)floor(max_y - 0.5);
-    if (y0 < 0) {
-        y0 = 0;
-    }
-    if (y1 > c->height - 1) {
-        y1 = c->height - 1;
-    }
+    int y0 = first_pixel(min_y - 0.5), y1 = last_pixel(max_y - 0.5);
+    clip_rows(c, &y0, &y1);
     double stack_crossings[64];
     double* crossings = count <= 64 ? stack_crossings : malloc(sizeof(double) * (size_t)count);
     for (int y = y0; y <= y1; ++y) {
@@ -117,7 +137,7 @@ void canvas_fill_polygon_px(canvas* c, const carom_vec2* points, int count, uint
         }
         qsort(crossings, (size_t)n, sizeof(double), compare_doubles);
         for (int i = 0; i + 1 < n; i += 2) {
-            int x0 = (int)ceil(crossings[i] - 0.5), x1 = (int)floor(crossings[i + 1] - 0.5);
+            int x0 = first_pixel(crossings[i] - 0.5), x1 = last_pixel(crossings[i + 1] - 0.5);
             if (x1 >= x0) {
                 blend_span(c, y, x0, x1, rgb, alpha);
             }
@@ -130,7 +150,8 @@ void canvas_fill_polygon_px(canvas* c, const carom_vec2* points, int count, uint
 
 void canvas_fill_circle_px(canvas* c, carom_vec2 center, double radius, uint32_t rgb,
                            double alpha) {
-    int y0 = (int)ceil(center.y - radius - 0.5), y1 = (int)floor(center.y + radius - 0.5);
+    int y0 = first_pixel(center.y - radius - 0.5), y1 = last_pixel(center.y + radius - 0.5);
+    clip_rows(c, &y0, &y1);
     for (int y = y0; y <= y1; ++y) {
         double dy = y + 0.5 - center.y;
         double half = radius * radius - dy * dy;
@@ -138,7 +159,7 @@ void canvas_fill_circle_px(canvas* c, carom_vec2 center, double radius, uint32_t
             continue;
         }
         half = sqrt(half);
-        int x0 = (int)ceil(center.x - half - 0.5), x1 = (int)floor(center.x + half - 0.5);
+        int x0 = first_pixel(center.x - half - 0.5), x1 = last_pixel(center.x + half - 0.5);
         if (x1 >= x0) {
             blend_span(c, y, x0, x1, rgb, alpha);
         }
@@ -153,7 +174,8 @@ static double half_chord(double radius, double dy) {
 
 void canvas_ring_px(canvas* c, carom_vec2 center, double radius, double width, uint32_t rgb) {
     double inner = radius - width;
-    int y0 = (int)ceil(center.y - radius - 0.5), y1 = (int)floor(center.y + radius - 0.5);
+    int y0 = first_pixel(center.y - radius - 0.5), y1 = last_pixel(center.y + radius - 0.5);
+    clip_rows(c, &y0, &y1);
     for (int y = y0; y <= y1; ++y) {
         double dy = y + 0.5 - center.y;
         double outer_half = half_chord(radius, dy);
@@ -161,14 +183,15 @@ void canvas_ring_px(canvas* c, carom_vec2 center, double radius, double width, u
             continue;
         }
         double inner_half = inner > 0.0 ? half_chord(inner, dy) : -1.0;
-        int x0 = (int)ceil(center.x - outer_half - 0.5), x3 = (int)floor(center.x + outer_half - 0.5);
+        int x0 = first_pixel(center.x - outer_half - 0.5),
+            x3 = last_pixel(center.x + outer_half - 0.5);
         if (inner_half < 0.0) {
             blend_span(c, y, x0, x3, rgb, 1.0);
             continue;
         }
         /* the pixels of the row outside the inner disc, on each side of it */
-        int x1 = (int)ceil(center.x - inner_half - 0.5) - 1;
-        int x2 = (int)floor(center.x + inner_half - 0.5) + 1;
+        int x1 = first_pixel(center.x - inner_half - 0.5) - 1;
+        int x2 = last_pixel(center.x + inner_half - 0.5) + 1;
         if (x1 >= x0) {
             blend_span(c, y, x0, x1, rgb, 1.0);
         }

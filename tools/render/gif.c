@@ -16,11 +16,11 @@
 #define CUBE_ENTRIES 64 /* 4 levels a channel: 0, 85, 170, 255 */
 
 struct gif_quantizer {
-    uint32_t* count;  /* pixels in each bucket */
-    uint64_t* sum;    /* their red, green and blue, 3 per bucket */
-    int32_t* used;    /* the buckets with pixels in this frame, in the order first met */
+    uint32_t* count; /* pixels in each bucket */
+    uint64_t* sum;   /* their red, green and blue, 3 per bucket */
+    int32_t* used;   /* the buckets with pixels in this frame, in the order first met */
     int used_count;
-    uint8_t* index;   /* each used bucket's palette entry */
+    uint8_t* index; /* each used bucket's palette entry */
     uint8_t palette[3 * PALETTE_MAX];
     int palette_size;
 };
@@ -299,16 +299,16 @@ bool gif_begin(gif_writer* gif, FILE* out, int width, int height) {
     fputc(0, out);    /* background color index */
     fputc(0, out);    /* square pixels */
     /* the NETSCAPE2.0 application extension: loop forever */
-    static const uint8_t loop[] = {0x21, 0xff, 0x0b, 'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E',
-                                   '2',  '.',  '0',  0x03, 0x01, 0x00, 0x00, 0x00};
+    static const uint8_t loop[] = {0x21, 0xff, 0x0b, 'N', 'E',  'T',  'S',  'C',  'A', 'P',
+                                   'E',  '2',  '.',  '0', 0x03, 0x01, 0x00, 0x00, 0x00};
     fwrite(loop, 1, sizeof(loop), out);
     return true;
 }
 
 /* The smallest rectangle holding every pixel that differs from the previous frame; false when
  * none does. */
-static bool changed_rectangle(const gif_writer* gif, const uint8_t* rgb, int* x0, int* y0,
-                              int* x1, int* y1) {
+static bool changed_rectangle(const gif_writer* gif, const uint8_t* rgb, int* x0, int* y0, int* x1,
+                              int* y1) {
     *x0 = gif->width;
     *y0 = gif->height;
     *x1 = -1;

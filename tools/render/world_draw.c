@@ -31,8 +31,7 @@ static bool is_joint_color(uint32_t color) {
     return color == CAROM_COLOR_JOINT || color == CAROM_COLOR_JOINT_AXIS;
 }
 
-static void draw_polygon(const carom_vec2* vertices, int count, uint32_t engine_color,
-                         void* user) {
+static void draw_polygon(const carom_vec2* vertices, int count, uint32_t engine_color, void* user) {
     const draw_context* context = user;
     carom_vec2 centroid = {0.0, 0.0};
     for (int i = 0; i < count; ++i) {

@@ -5,10 +5,12 @@
  *                        [--save SNAPSHOT]
  *   carom resume SNAPSHOT [--steps N | --time SECONDS] [--out STATE.json]
  *                         [--trace TRACE.csv [--every K]] [--hash] [--quiet] [--save SNAPSHOT]
+ *   carom render INPUT (--png FILE | --gif FILE | --frames FOLDER) [...] (render_command.c)
  *
  * resume continues a run saved with --save exactly, bit for bit: run 300 steps and resume 300
  * gives the hash of a run of 600. Both commands go through the same code once they know where
- * they start (a `start`: the scene, dt, the step number, and for resume the engine snapshot).
+ * they start (a `start`, run_start.h: the scene, dt, the step number, and for resume the engine
+ * snapshot).
  *
  * The contract (docs/cli.md) is what scripts rely on, so this file keeps to it strictly:
  * nothing but the requested output on stdout, problems on stderr, and the exit status says
@@ -20,7 +22,11 @@
  * all (atomic_file.h): written to temporaries, and renamed over the targets only when every
  * output was written in full, so a run that fails changes none of them. */
 #define _POSIX_C_SOURCE 200809L
+#include "arguments.h"
 #include "atomic_file.h"
+#include "progress.h"
+#include "render_command.h"
+#include "run_start.h"
 #include "scene.h"
 #include "snapshot_file.h"
 #include "state.h"
@@ -28,17 +34,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
 static const char usage_text[] =
     "usage: carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]\n"
@@ -47,10 +47,12 @@ static const char usage_text[] =
     "       carom resume SNAPSHOT [--steps N | --time SECONDS]\n"
     "                             [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
     "                             [--hash] [--quiet] [--save SNAPSHOT]\n"
+    "       carom render INPUT (--png FILE | --gif FILE | --frames FOLDER) [...]\n"
     "       carom --help | --version\n"
     "\n"
     "run runs the scene file headless (the format is in docs/cli.md); resume continues a run\n"
-    "saved with --save, bit for bit, with the dt and substeps it was saved with.\n"
+    "saved with --save, bit for bit, with the dt and substeps it was saved with; render\n"
+    "draws a scene, state or snapshot file, or its run (carom render --help).\n"
     "  --steps N        run N fixed steps (default 60)\n"
     "  --time SECONDS   run ceil(SECONDS / dt) steps\n"
     "  --dt DT          run only: the fixed step in seconds, instead of the scene's world.dt\n"
@@ -91,114 +93,6 @@ typedef struct run_options {
 } run_options;
 
 /* ---- Arguments -------------------------------------------------------------------------- */
-
-typedef struct arguments {
-    int argc;
-    char** argv;
-    int next;        /* index of the next argument to read */
-    int error_count; /* every problem is reported, then the run refused */
-} arguments;
-
-static void argument_error(arguments* args, const char* format, ...)
-    __attribute__((format(printf, 2, 3)));
-static void argument_error(arguments* args, const char* format, ...) {
-    va_list list;
-    va_start(list, format);
-    fputs("carom: ", stderr);
-    vfprintf(stderr, format, list);
-    fputc('\n', stderr);
-    va_end(list);
-    args->error_count += 1;
-}
-
-/* A whole decimal integer in [minimum, maximum]: no sign games, no trailing text. */
-static bool parse_integer(const char* text, long long minimum, long long maximum, int* out) {
-    if (text[0] < '0' || text[0] > '9') {
-        return false;
-    }
-    errno = 0;
-    char* end = NULL;
-    long long value = strtoll(text, &end, 10);
-    if (errno != 0 || *end != '\0' || value < minimum || value > maximum) {
-        return false;
-    }
-    *out = (int)value;
-    return true;
-}
-
-/* A finite decimal number with nothing after it. */
-static bool parse_real(const char* text, double* out) {
-    if (text[0] == '\0' || text[0] == ' ') {
-        return false;
-    }
-    char* end = NULL;
-    double value = strtod(text, &end);
-    if (*end != '\0' || !isfinite(value)) {
-        return false;
-    }
-    *out = value;
-    return true;
-}
-
-/* The value of an option: after '=' in "--steps=5", or the next argument. NULL when missing. */
-static const char* option_value(arguments* args, const char* name, const char* inline_value) {
-    if (inline_value != NULL) {
-        return inline_value;
-    }
-    if (args->next < args->argc) {
-        return args->argv[args->next++];
-    }
-    argument_error(args, "%s needs a value", name);
-    return NULL;
-}
-
-static void parse_count_option(arguments* args, const char* name, const char* value,
-                               long long minimum, long long maximum, int* out, bool* given) {
-    if (value == NULL) {
-        return;
-    }
-    if (*given) {
-        argument_error(args, "%s is given twice", name);
-    }
-    *given = true;
-    if (!parse_integer(value, minimum, maximum, out)) {
-        argument_error(args, "%s must be an integer from %lld to %lld, got '%s'", name, minimum,
-                       maximum, value);
-    }
-}
-
-static void parse_seconds_option(arguments* args, const char* name, const char* value,
-                                 bool zero_allowed, double* out, bool* given) {
-    if (value == NULL) {
-        return;
-    }
-    if (*given) {
-        argument_error(args, "%s is given twice", name);
-    }
-    *given = true;
-    double seconds = 0.0;
-    bool ok = parse_real(value, &seconds) && seconds <= CAROM_MAX_MAGNITUDE &&
-              (zero_allowed ? seconds >= 0.0 : seconds > 0.0);
-    if (!ok) {
-        argument_error(args, "%s must be a number of seconds %s 0 and at most 1e12, got '%s'", name,
-                       zero_allowed ? ">=" : ">", value);
-    }
-    *out = seconds;
-}
-
-static void parse_path_option(arguments* args, const char* name, const char* value,
-                              const char** out) {
-    if (value == NULL) {
-        return;
-    }
-    if (*out != NULL) {
-        argument_error(args, "%s is given twice", name);
-    }
-    if (value[0] == '\0') {
-        argument_error(args, "%s needs a file name, got an empty one", name);
-    }
-    *out = value;
-}
 
 /* One "--name[=value]" option. */
 static void parse_option(arguments* args, const char* argument, run_options* options) {
@@ -335,91 +229,7 @@ static bool parse_run_arguments(command which, int argc, char** argv, run_option
     return args.error_count == 0;
 }
 
-/* ---- Progress --------------------------------------------------------------------------- */
-
-/* A progress line on stderr, only for a person watching: stderr is a terminal, the run has
- * already taken a second (short runs stay silent), and --quiet was not given. */
-typedef struct progress {
-    bool enabled;
-    bool shown;
-    double start;
-    double last;
-} progress;
-
-static double now_seconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
-}
-
-static void progress_init(progress* p, bool quiet) {
-    p->enabled = !quiet && isatty(STDERR_FILENO);
-    p->shown = false;
-    p->start = p->enabled ? now_seconds() : 0.0;
-    p->last = p->start;
-}
-
-static void progress_update(progress* p, int step, int total) {
-    if (!p->enabled) {
-        return;
-    }
-    double now = now_seconds();
-    if (now - p->start < 1.0 || now - p->last < 0.25) {
-        return;
-    }
-    double left = (now - p->start) * (double)(total - step) / (double)step;
-    fprintf(stderr, "\rcarom: step %d of %d (%d%%), about %.0f s left\033[K", step, total,
-            (int)(100.0 * step / total), ceil(left));
-    p->shown = true;
-    p->last = now;
-}
-
-static void progress_end(progress* p) {
-    if (p->shown) {
-        fputs("\r\033[K", stderr); /* erase the line: it was only ever a running commentary */
-    }
-}
-
 /* ---- Running ---------------------------------------------------------------------------- */
-
-static void print_report_line(void* user, const char* line) {
-    (void)user;
-    fputs(line, stderr);
-    fputc('\n', stderr);
-}
-
-/* Steps for --time: ceil(T / dt), taken as the fewest steps N whose time N * dt (the trace's
- * time column, in doubles) reaches T, so that 0.1 / 0.01 = 10.000000000000002 runs 10 steps.
- * False when that is more steps than an int holds. */
-static bool steps_for_time(double time, double dt, int* out) {
-    double estimate = ceil(time / dt);
-    if (!(estimate <= (double)INT_MAX)) {
-        return false;
-    }
-    int steps = (int)estimate;
-    while (steps > 0 && (double)(steps - 1) * dt >= time) {
-        --steps;
-    }
-    while ((double)steps * dt < time && steps < INT_MAX) {
-        ++steps;
-    }
-    *out = steps;
-    return true;
-}
-
-/* Where a run starts. For run: the scene file's state, step 0. For resume: the scene saved in
- * the snapshot, built the same way, with the engine snapshot to restore into it and the step
- * number it had reached. From here on both commands are one code path. */
-typedef struct start {
-    scene_def scene;        /* its bodies, in order, are the rows of every output */
-    const char* scene_text; /* the scene file's bytes as read, kept for --save */
-    size_t scene_text_size;
-    double dt;                   /* s */
-    int64_t first_step;          /* the step number of the starting state */
-    const unsigned char* engine; /* resume: the engine snapshot to restore; NULL for run */
-    size_t engine_size;
-    char* owned; /* the bytes scene_text and engine point into */
-} start;
 
 /* A trace row written for the step: false (having said why) when the trace could not take it,
  * so that a full disk stops a long run at once instead of at its end. */
@@ -614,38 +424,6 @@ static int run_world(const run_options* options, const start* from, carom_world_
     return ok ? 0 : EXIT_RUN_FAILED;
 }
 
-/* Refusals of a snapshot's bytes are bad input; anything else (out of memory) is not. */
-static bool is_snapshot_refusal(carom_status status) {
-    return status == CAROM_ERROR_INVALID_SNAPSHOT || status == CAROM_ERROR_SNAPSHOT_VERSION ||
-           status == CAROM_ERROR_SCENE_MISMATCH;
-}
-
-/* Build the world the scene describes and, for resume, restore the saved state into it. Both
- * commands build with the same calls in the same order, so the bodies get the same ids, and
- * the restored world is the saved one with the scene's bodies where run had them. Returns 0 or
- * an exit status, having said why; the world is null unless 0. */
-static int build_world(const run_options* options, const start* from, carom_world_id* world,
-                       carom_body_id* body_ids) {
-    int failed_body = -1;
-    if (scene_build_world(&from->scene, world, body_ids, &failed_body) != CAROM_OK) {
-        /* The loader checks what the engine checks; reaching this is a bug in carom. */
-        fprintf(stderr, "carom: %s: the engine refused %s%d%s: %s\n", options->input_path,
-                failed_body >= 0 ? "bodies[" : "the world", failed_body >= 0 ? failed_body : 0,
-                failed_body >= 0 ? "]" : "", carom_last_error());
-        return EXIT_RUN_FAILED;
-    }
-    if (from->engine != NULL &&
-        carom_world_restore(*world, from->engine, from->engine_size) != CAROM_OK) {
-        carom_status status = carom_last_status();
-        fprintf(stderr, "%s: the engine refused the snapshot: %s\n", options->input_path,
-                carom_last_error());
-        carom_destroy_world(*world);
-        *world = carom_null_world_id;
-        return is_snapshot_refusal(status) ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-    }
-    return 0;
-}
-
 /* Build the world, run it, write the outputs. The start is valid here. */
 static int run_from(const run_options* options, const start* from, int steps) {
     carom_body_id* body_ids = calloc((size_t)from->scene.body_count + 1, sizeof(carom_body_id));
@@ -654,111 +432,13 @@ static int run_from(const run_options* options, const start* from, int steps) {
         return EXIT_RUN_FAILED;
     }
     carom_world_id world = carom_null_world_id;
-    int status = build_world(options, from, &world, body_ids);
+    int status = start_build_world(options->input_path, from, &world, body_ids);
     if (status == 0) {
         status = run_world(options, from, world, body_ids, steps);
         carom_destroy_world(world);
     }
     free(body_ids);
     return status;
-}
-
-/* run: the scene file, with --dt and --substeps applied. Its bytes are kept for --save, which
- * stores them as they were read. Returns 0 or an exit status, having said why. */
-static int load_scene_start(const run_options* options, start* from) {
-    scene_report report = {options->input_path, print_report_line, NULL, 0, 0};
-    size_t size = 0;
-    from->owned =
-        scene_read_file(options->input_path, SCENE_MAX_FILE_BYTES, "scene file", &report, &size);
-    if (from->owned == NULL || !scene_load_buffer(from->owned, size, &report, &from->scene)) {
-        return EXIT_BAD_INPUT;
-    }
-    if (options->save_path != NULL) {
-        from->scene_text = from->owned;
-        from->scene_text_size = size;
-    } else { /* up to 64 MiB that nothing needs any more */
-        free(from->owned);
-        from->owned = NULL;
-    }
-    from->dt = options->dt_given ? options->dt : from->scene.dt;
-    if (options->substeps_given) {
-        from->scene.substeps = options->substeps;
-    }
-    return 0;
-}
-
-/* The scene text saved in a snapshot, loaded as run loaded it. Its warnings were shown when it
- * was run, so they are shown again only beside an error (which a snapshot written by carom never
- * has). */
-static bool load_saved_scene(const char* path, const snapshot_file* snapshot, scene_def* scene) {
-    static const char suffix[] = " (saved scene)";
-    char* name = malloc(strlen(path) + sizeof(suffix));
-    if (name == NULL) {
-        fputs("carom: out of memory\n", stderr);
-        return false;
-    }
-    strcpy(name, path);
-    strcat(name, suffix);
-    scene_report quiet = {name, NULL, NULL, 0, 0};
-    bool ok = scene_load_buffer(snapshot->scene, snapshot->scene_size, &quiet, scene);
-    if (!ok) {
-        scene_report report = {name, print_report_line, NULL, 0, 0};
-        scene_load_buffer(snapshot->scene, snapshot->scene_size, &report, scene);
-    }
-    free(name);
-    return ok;
-}
-
-/* resume: the snapshot file, checked in full, and the scene saved in it, built as run built it
- * (with the substeps it had). Returns 0 or an exit status, having said why. */
-static int load_snapshot_start(const run_options* options, start* from) {
-    scene_report report = {options->input_path, print_report_line, NULL, 0, 0};
-    size_t size = 0;
-    from->owned = scene_read_file(options->input_path, SNAPSHOT_FILE_MAX_BYTES, "snapshot file",
-                                  &report, &size);
-    if (from->owned == NULL) {
-        return EXIT_BAD_INPUT;
-    }
-    snapshot_file snapshot;
-    char reason[1024];
-    if (!snapshot_file_parse((const unsigned char*)from->owned, size, &snapshot, reason,
-                             sizeof(reason))) {
-        fprintf(stderr, "%s: %s\n", options->input_path, reason);
-        return EXIT_BAD_INPUT;
-    }
-    if (!load_saved_scene(options->input_path, &snapshot, &from->scene)) {
-        return EXIT_BAD_INPUT;
-    }
-    if (from->scene.body_count != snapshot.body_count) {
-        fprintf(stderr, "%s: corrupt snapshot: its scene has %d bodies, its engine snapshot %d\n",
-                options->input_path, from->scene.body_count, snapshot.body_count);
-        return EXIT_BAD_INPUT;
-    }
-    from->scene.substeps = snapshot.substeps;
-    from->scene_text = snapshot.scene;
-    from->scene_text_size = snapshot.scene_size;
-    from->dt = snapshot.dt;
-    from->first_step = (int64_t)snapshot.step;
-    from->engine = snapshot.engine;
-    from->engine_size = snapshot.engine_size;
-    return 0;
-}
-
-/* How many steps: --steps, or --time at the start's dt. Returns 0 or an exit status. */
-static int steps_to_run(const run_options* options, const start* from, int* steps) {
-    *steps = options->steps;
-    if (options->time_given && !steps_for_time(options->time, from->dt, steps)) {
-        fprintf(stderr, "carom: --time %g at dt %g would be more than %d steps\n", options->time,
-                from->dt, INT_MAX);
-        return EXIT_BAD_INPUT;
-    }
-    /* Only a snapshot file made by hand can start this late; run starts at 0. */
-    if ((uint64_t)from->first_step + (uint64_t)*steps > SNAPSHOT_FILE_MAX_STEP) {
-        fprintf(stderr, "carom: %d steps from step %" PRId64 " would pass step 2^53 - 1\n", *steps,
-                from->first_step);
-        return EXIT_BAD_INPUT;
-    }
-    return 0;
 }
 
 static int command_run(command which, int argc, char** argv) {
@@ -776,16 +456,18 @@ static int command_run(command which, int argc, char** argv) {
     start from;
     memset(&from, 0, sizeof(from));
     int steps = 0;
-    int status = which == COMMAND_RUN ? load_scene_start(&options, &from)
-                                      : load_snapshot_start(&options, &from);
+    int status = which == COMMAND_RUN
+                     ? start_from_scene(options.input_path, options.dt_given ? options.dt : 0.0,
+                                        options.substeps_given ? options.substeps : 0,
+                                        options.save_path != NULL, &from)
+                     : start_from_snapshot(options.input_path, &from);
     if (status == 0) {
-        status = steps_to_run(&options, &from, &steps);
+        status = start_steps(&from, options.steps, options.time_given, options.time, &steps);
     }
     if (status == 0) {
         status = run_from(&options, &from, steps);
     }
-    scene_free(&from.scene);
-    free(from.owned);
+    start_free(&from);
     return status;
 }
 
@@ -795,6 +477,9 @@ int main(int argc, char** argv) {
     }
     if (argc >= 2 && strcmp(argv[1], "resume") == 0) {
         return command_run(COMMAND_RESUME, argc - 2, argv + 2);
+    }
+    if (argc >= 2 && strcmp(argv[1], "render") == 0) {
+        return command_render(argc - 2, argv + 2);
     }
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
                       strcmp(argv[1], "help") == 0)) {

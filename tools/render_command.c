@@ -272,13 +272,14 @@ typedef struct picture {
 /* The region shown: --view, or every shape of the world as built, or 20 m round the origin
  * when it has none. */
 static carom_aabb region_to_show(const render_options* o, carom_world_id world) {
-    carom_aabb region = {{-10.0, -10.0}, {10.0, 10.0}};
+    carom_aabb region;
     if (o->view_given) {
-        region = o->view;
-    } else if (!render_world_bounds(world, &region)) {
-        region = (carom_aabb){{-10.0, -10.0}, {10.0, 10.0}};
+        return o->view;
     }
-    return region;
+    if (render_world_bounds(world, &region)) {
+        return region;
+    }
+    return (carom_aabb){{-10.0, -10.0}, {10.0, 10.0}};
 }
 
 /* --size, or the longer side PICTURE_DEFAULT_SIDE and the other in the region's proportion. */
@@ -469,7 +470,9 @@ static int render_world_run(const render_options* o, const start* from, carom_wo
         if (drawn) {
             ok = picture_frame(&p, o, world);
         }
-        progress_update(&bar, done, steps);
+        if (done > 0) {
+            progress_update(&bar, done, steps);
+        }
     }
     progress_end(&bar);
     if (!ok) {

@@ -211,6 +211,12 @@ def group_arguments():
         check(status == 2 and err.startswith("bad.json: bodies[0].shapes:")
               and not os.path.exists(os.path.join(scratch, "a.png")),
               f"a bad scene: exit {status}, stderr\n{err}")
+        status, out, err = run(["render", scene, "--gif", "a.gif", "--every", "40000"],
+                               cwd=scratch)
+        expected = ("carom: a frame every 40000 steps of 0.0166667 s lasts 666.667 s, longer "
+                    "than a GIF frame can (655.35 s): give a smaller --every\n")
+        check(status == 2 and err == expected and os.listdir(scratch) == ["bad.json"],
+              f"a GIF frame too long: exit {status}, stderr\n{err}expected\n{expected}")
         for args in (["render", "--help"], ["render", scene, "-h"]):
             status, out, err = run(args)
             check(status == 0 and out.startswith("usage: carom render INPUT") and err == "",

@@ -4,8 +4,8 @@
     CAROM=build/tools/carom python3 tests/cli/render_tests.py [GROUP...]
 Groups: arguments (each mistake's exact message, exit status 2, nothing written), pictures
 (PNGs decoded here: sizes, the colors of static, dynamic, sleeping and kinematic bodies, the
-region shown), runs (--frames and --gif against --png at the same steps, snapshots against the
-run they continue, GIF structure and timing), determinism (the same command writes the same
+region shown), runs (--frames and --gif against --png at the same steps, snapshots and state
+files against the run they continue, GIF structure and timing), determinism (the same command writes the same
 bytes), outputs (failed renders leave earlier files as they were).
 The GIF writer's pixels are checked against giflib's decoder in tests/test_gif.c; here a GIF is
 walked block by block. Every check that fails is printed; the exit status is 1 if any did."""
@@ -302,6 +302,13 @@ def group_runs():
         run_ok(["render", snapshot, "--png", resumed, "--steps", "10"] + common)
         check(read(resumed) == read(os.path.join(scratch, "at30.png")),
               "a snapshot at step 20 rendered 10 steps on differs from 30 steps of the scene")
+        # So does a state file written at that step (it is the state to the last bit).
+        state = os.path.join(scratch, "state.json")
+        run_ok(["run", scene, "--steps", "30", "--out", state])
+        from_state = os.path.join(scratch, "from_state.png")
+        run_ok(["render", state, "--png", from_state] + common)
+        check(read(from_state) == read(os.path.join(scratch, "at30.png")),
+              "the state file of step 30 renders differently from 30 steps of the scene")
         # The GIF: a frame every K steps from step 0, each K * dt long, the total exact.
         gif = os.path.join(scratch, "run.gif")
         run_ok(["render", scene, "--gif", gif, "--steps", "60"] + common)

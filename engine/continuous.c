@@ -158,7 +158,14 @@ static void find_first_hit(carom_world* world, const carom_body* body, double ta
     hit->t = 1.0;
     hit->other_body = -1;
     hit->touching_count = 0;
-    carom_broad_phase_query(&world->broad_phase, swept_box(body), &world->continuous_candidates);
+    /* A sweep that can hit only static and kinematic shapes (may_hit) asks for those alone. */
+    if (statics_only || !body->bullet) {
+        carom_broad_phase_query_fixed(&world->broad_phase, swept_box(body),
+                                      &world->continuous_candidates);
+    } else {
+        carom_broad_phase_query(&world->broad_phase, swept_box(body),
+                                &world->continuous_candidates);
+    }
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         const carom_shape* mine = &world->shapes[s];
         carom_convex_shape my_geometry = toi_shape(mine);

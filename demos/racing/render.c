@@ -99,13 +99,23 @@ static uint32_t recolor(uint32_t color, carom_vec2 centroid, void* user) {
             return r->cars[i].color;
         }
     }
+    if (carom_distance(carom_body_get_world_center(r->trailer.body), centroid) < 0.5) {
+        return 0xc8c0b0; /* the trailer's tarpaulin */
+    }
+    if (carom_distance(carom_body_get_world_center(r->gate.arm), centroid) < 0.5) {
+        return 0xf0d020; /* a barrier arm's yellow */
+    }
     return color;
 }
 
+/* The windscreen 1.1 to 1.9 m behind the nose, the rear window 0.7 to 1.1 m ahead of the tail. */
 static void draw_car_details(const race_car* car, canvas* c, canvas_view view) {
     carom_transform xf = carom_body_get_transform(car->body);
-    carom_vec2 glass[4] = {{0.3, 0.7}, {1.1, 0.6}, {1.1, -0.6}, {0.3, -0.7}};
-    carom_vec2 rear_glass[4] = {{-1.5, 0.65}, {-1.1, 0.7}, {-1.1, -0.7}, {-1.5, -0.65}};
+    double front = car->half_length - 1.9, rear = 0.7 - car->half_length;
+    carom_vec2 glass[4] = {
+        {front, 0.7}, {front + 0.8, 0.6}, {front + 0.8, -0.6}, {front, -0.7}};
+    carom_vec2 rear_glass[4] = {
+        {rear, 0.65}, {rear + 0.4, 0.7}, {rear + 0.4, -0.7}, {rear, -0.65}};
     for (int i = 0; i < 4; ++i) {
         glass[i] = carom_transform_point(xf, glass[i]);
         rear_glass[i] = carom_transform_point(xf, rear_glass[i]);

@@ -276,6 +276,7 @@ static void commit_state(carom_world* world, state_data* state, bool scene_kept)
     arrsetlen(world->hit_events, 0);
     arrsetlen(world->sensor_begin_events, 0);
     arrsetlen(world->sensor_end_events, 0);
+    arrsetlen(world->body_move_events, 0);
 }
 
 /* ---- The API ---------------------------------------------------------------------------- */

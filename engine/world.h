@@ -56,6 +56,7 @@ struct carom_world {
     carom_contact_hit_event* hit_events;
     carom_sensor_event* sensor_begin_events;
     carom_sensor_event* sensor_end_events;
+    carom_body_move_event* body_move_events; /* of the last step, made at its end */
 
     carom_broad_phase broad_phase;
     carom_solver solver;

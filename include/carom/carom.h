@@ -119,10 +119,20 @@ CAROM_API uint64_t carom_world_hash(carom_world_id world);
 
 /* ---- Events ----------------------------------------------------------------------------- */
 
-/* Two shapes started touching (their closest points within CAROM_TOUCHING_DISTANCE). Shape A
- * and B are in the contact's order; the normal of hit events points from A to B. */
+/* Two shapes started touching: their closest points came within CAROM_TOUCHING_DISTANCE, or
+ * the solver pushed them apart during the step (a glancing blow that begins and ends within one
+ * step reports its begin in that step and its end at the next). Every hit event's contact has
+ * reported its begin, in that step or before, and reports its end when the shapes part or one
+ * is destroyed. Shape A and B are in the contact's order; normals point from A to B. */
 typedef struct carom_contact_begin_event {
     carom_shape_id shape_a, shape_b;
+    /* The contact's manifold as the step found it, before the solve: its points (world frame,
+     * m) with their separations (m; those of a contact the solver closed are positive gaps,
+     * up to the speculative distance) */
+    carom_manifold manifold;
+    double approach_speed; /* how fast the shapes closed at the fastest point along the normal,
+                              from the velocities before the solve (m/s; negative when they
+                              were already separating) */
 } carom_contact_begin_event;
 
 /* Two shapes stopped touching, or a touching shape was destroyed (its id is then stale). */
@@ -138,8 +148,8 @@ typedef struct carom_contact_hit_event {
     double approach_speed; /* relative normal speed before the collision (m/s, > 0) */
 } carom_contact_hit_event;
 
-/* The contact events of the last step, in a fixed order (by contact, in the order contacts
- * were updated). The arrays belong to the world and stay valid until the next step, or until a
+/* The contact events of the last step, in a fixed order: by contact in the order contacts were
+ * updated, then the begins and ends the solve settled, in contact-id order. The arrays belong to the world and stay valid until the next step, or until a
  * shape or body is destroyed (which may add end events). */
 typedef struct carom_contact_events {
     const carom_contact_begin_event* begin_events;
@@ -169,6 +179,25 @@ typedef struct carom_sensor_events {
 
 CAROM_API carom_contact_events carom_world_get_contact_events(carom_world_id world);
 CAROM_API carom_sensor_events carom_world_get_sensor_events(carom_world_id world);
+
+/* A body the last step moved: its position or rotation changed, or it fell asleep (so a game
+ * can move its sprite without scanning every body). Bodies moved by API calls between steps
+ * are not reported. */
+typedef struct carom_body_move_event {
+    carom_body_id body;
+    carom_transform transform; /* the body origin's pose after the step (m, rotation) */
+    void* user_data;           /* the body's user data */
+    int fell_asleep;           /* 1: the body's island fell asleep at the end of this step */
+} carom_body_move_event;
+
+/* The body move events of the last step, in ascending body id order. The array belongs to the
+ * world and stay valid until the next step (a body destroyed since has a stale id). */
+typedef struct carom_body_events {
+    const carom_body_move_event* move_events;
+    int move_count;
+} carom_body_events;
+
+CAROM_API carom_body_events carom_world_get_body_events(carom_world_id world);
 
 /* ---- Queries ---------------------------------------------------------------------------- */
 

@@ -359,10 +359,34 @@ static void update_contact(carom_world* world, carom_contact* contact, double dt
     }
 }
 
+/* The pre-solve callback's verdict on a contact with points (carom_world_set_pre_solve), asked
+ * in contact-id order with the world locked. A disabled contact forgets its impulses, so that
+ * it does not warm start from a push it never made when it is enabled again. */
+static bool pre_solve_enables(carom_world* world, carom_contact* contact) {
+    contact->disabled = false;
+    if (world->pre_solve == NULL || contact->point_count == 0 || contact->is_sensor) {
+        return true;
+    }
+    carom_manifold manifold = carom_contact_get_manifold(contact);
+    world->locked_by = "inside a pre-solve callback; do it after carom_world_step returns";
+    bool enabled = world->pre_solve(carom_make_shape_id(world, &world->shapes[contact->shape_a]),
+                                    carom_make_shape_id(world, &world->shapes[contact->shape_b]),
+                                    &manifold, world->pre_solve_context) != 0;
+    world->locked_by = NULL;
+    if (!enabled) {
+        contact->disabled = true;
+        for (int i = 0; i < contact->point_count; ++i) {
+            contact->points[i].normal_impulse = 0.0;
+            contact->points[i].tangent_impulse = 0.0;
+        }
+    }
+    return enabled;
+}
+
 /* Whether the contact is something the solver must push: points, no sensor, and a body that
  * moves or may be moved. */
 static bool solver_needs(const carom_world* world, const carom_contact* contact) {
-    return contact->point_count > 0 && !contact->is_sensor &&
+    return contact->point_count > 0 && !contact->is_sensor && !contact->disabled &&
            (carom_body_is_active(&world->bodies[contact->edges[0].body]) ||
             carom_body_is_active(&world->bodies[contact->edges[1].body]));
 }
@@ -402,6 +426,10 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
             continue;
         }
         update_contact(world, contact, dt);
+        if (!pre_solve_enables(world, contact)) {
+            carom_contact_set_touching(world, contact, false);
+            continue; /* neither solved nor waking anything this step */
+        }
         bool touching = carom_contact_points_touch(contact);
         bool solver_decides = !touching && contact->point_count > 0 && !contact->is_sensor;
         if (!solver_decides) {

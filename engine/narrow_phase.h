@@ -34,6 +34,7 @@ typedef struct carom_contact {
     int point_count;
     carom_contact_edge edges[2]; /* edges[0] in body A's list, edges[1] in body B's */
     bool is_sensor;     /* either shape is a sensor: overlap only, no push */
+    bool disabled;      /* the pre-solve callback disabled it for this step: not solved */
     bool touching;      /* what events reported: a point within CAROM_TOUCHING_DISTANCE (sensors:
                            overlapping), or pushed by the solver this step (narrow_phase.c) */
     double friction;    /* sqrt(friction_a * friction_b) */

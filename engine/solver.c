@@ -267,8 +267,10 @@ static void finalize_bodies(carom_world* world, double dt) {
         body->angular_velocity = state->angular_velocity;
         carom_sleep_update_timer(world, body, dt);
         body->center = carom_add(body->center, state->delta_position);
-        body->transform.q =
-            carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
+        if (!body->fixed_rotation) { /* renormalising would move a fixed rotation's last bit */
+            body->transform.q =
+                carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
+        }
         carom_body_derive_origin(body);
         body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);

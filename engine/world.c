@@ -462,6 +462,33 @@ carom_contact_events carom_world_get_contact_events(carom_world_id id) {
     return events;
 }
 
+carom_status carom_world_set_custom_filter(carom_world_id id, carom_custom_filter_fn* filter,
+                                           void* context) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "set the custom filter");
+    if (status == CAROM_OK) {
+        world->custom_filter = filter;
+        world->custom_filter_context = context;
+    }
+    return status;
+}
+
+carom_status carom_world_set_pre_solve(carom_world_id id, carom_pre_solve_fn* fn, void* context) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "set the pre-solve callback");
+    if (status == CAROM_OK) {
+        world->pre_solve = fn;
+        world->pre_solve_context = context;
+    }
+    return status;
+}
+
 carom_body_events carom_world_get_body_events(carom_world_id id) {
     carom_body_events events = {NULL, 0};
     carom_world* world = carom_get_world_checked(id);

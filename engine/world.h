@@ -97,6 +97,13 @@ struct carom_world {
     uint64_t hit_event_shapes_revision; /* 0: never counted */
     struct carom_snapshot_scratch* snapshot; /* decoding scratch, made by the first restore */
 
+    /* The user's callbacks inside the step (carom_world_set_custom_filter, _pre_solve); not in
+     * snapshots: they are code, not state. */
+    carom_custom_filter_fn* custom_filter;
+    void* custom_filter_context;
+    carom_pre_solve_fn* pre_solve;
+    void* pre_solve_context;
+
     int massless_dynamic_count; /* dynamic bodies with zero mass: stepping is refused */
     int step_count;
     /* Set inside carom_world_step, and while a query or carom_world_draw calls back into user

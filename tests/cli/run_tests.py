@@ -1261,10 +1261,75 @@ def group_outputs():
         outputs_same_file(scratch)
 
 
+# ---- events ---------------------------------------------------------------------------------
+
+EVENT_KINDS = {"begin", "end", "hit", "sensor_begin", "sensor_end"}
+
+
+def check_event_lines(path, text):
+    """Every line a JSON object with the documented keys; contact events that agree: a begin
+    before any hit or end of its pair, an end only for a begun pair."""
+    open_pairs = set()
+    events = []
+    for number, line in enumerate(text.splitlines(), 1):
+        event = json.loads(line)
+        where = f"{path} line {number}"
+        check(event["kind"] in EVENT_KINDS, f"{where}: kind {event['kind']}")
+        check(len(event["bodies"]) == 2 and len(event["shapes"]) == 2, f"{where}: two of each")
+        has_contact = event["kind"] in ("begin", "hit")
+        check(("point" in event) == has_contact and ("normal" in event) == has_contact and
+              ("speed" in event) == has_contact, f"{where}: point, normal, speed on {event}")
+        if has_contact:
+            check(abs(math.hypot(*event["normal"]) - 1.0) < 1e-9, f"{where}: unit normal")
+        pair = tuple(event["shapes"])
+        if event["kind"] == "begin":
+            check(pair not in open_pairs, f"{where}: begins twice")
+            open_pairs.add(pair)
+        elif event["kind"] in ("hit", "end"):
+            check(pair in open_pairs, f"{where}: {event['kind']} without a begin")
+            if event["kind"] == "end":
+                open_pairs.discard(pair)
+        events.append(event)
+    return events
+
+
+def group_events():
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "events.jsonl")
+        run_ok(["run", os.path.join(SCENES, "billiards.json"), "--steps", "300", "--events",
+                path])
+        with open(path) as file:
+            events = check_event_lines(path, file.read())
+        check(any(e["kind"] == "begin" for e in events), "the billiard break begins contacts")
+        # the three balls of ball_drop land together at step 58 on the ground (body 0); the
+        # bounciest lands again later
+        out, _ = run_ok(["run", os.path.join(SCENES, "ball_drop.json"), "--steps", "120",
+                         "--events", "-"])
+        events = check_event_lines("ball_drop", out)
+        begins = [e for e in events if e["kind"] == "begin"]
+        check(len(begins) >= 3 and all(e["step"] == 58 and e["bodies"][0] == 0
+                                       for e in begins[:3]) and
+              all(e["step"] > 58 for e in begins[3:]),
+              f"ball_drop: three landings at step 58, got {begins}")
+        check(all(e["normal"] == [0, 1] for e in begins), "ball_drop: the ground's normal is up")
+        # resume numbers on: the events of 60 + 60 steps are those of 120
+        snap = os.path.join(scratch, "half.snap")
+        first = os.path.join(scratch, "first.jsonl")
+        second = os.path.join(scratch, "second.jsonl")
+        run_ok(["run", os.path.join(SCENES, "ball_drop.json"), "--steps", "60", "--save", snap,
+                "--events", first])
+        run_ok(["resume", snap, "--steps", "60", "--events", second])
+        with open(first) as a, open(second) as b:
+            check(a.read() + b.read() == out, "run 60 + resume 60 writes the events of run 120")
+        status, _, err = run(["run", os.path.join(SCENES, "ball_drop.json"), "--out", "-",
+                              "--events", "-"])
+        check(status == 2 and "--events and --out cannot both write to stdout" in err, f"two outputs on stdout: {status} {err}")
+
+
 GROUPS = {"bad": group_bad, "arguments": group_arguments, "good": group_good,
           "state": group_state, "trace": group_trace, "hash": group_hash, "time": group_time,
           "load": group_load, "progress": group_progress, "snapshot": group_snapshot,
-          "outputs": group_outputs}
+          "outputs": group_outputs, "events": group_events}
 
 if __name__ == "__main__":
     names = sys.argv[1:] or list(GROUPS)

@@ -65,6 +65,8 @@ typedef struct scene_body {
     double angular_damping;
     bool bullet;
     bool awake; /* false: created asleep (carom_body_def.awake) */
+    double gravity_scale; /* multiplies the world gravity (carom_body_def.gravity_scale) */
+    bool fixed_rotation;  /* never turns (carom_body_set_fixed_rotation) */
     scene_shape* shapes;
     int shape_count;
 } scene_body;

@@ -1326,10 +1326,57 @@ def group_events():
         check(status == 2 and "--events and --out cannot both write to stdout" in err, f"two outputs on stdout: {status} {err}")
 
 
+# ---- body keys --------------------------------------------------------------------------------
+
+BODY_KEYS_SCENE = {
+    "version": 1, "world": {"gravity": [0, -10], "dt": 1 / 60},
+    "bodies": [
+        {"name": "ground", "type": "static",
+         "shapes": [{"type": "box", "half_extents": [10, 0.5], "center": [0, -0.5]}]},
+        {"name": "crate", "position": [0, 2], "angle": 0.5, "fixed_rotation": True,
+         "shapes": [{"type": "box", "half_extents": [0.5, 0.25]}]},
+        {"name": "balloon", "position": [3, 1], "gravity_scale": -0.5,
+         "shapes": [{"type": "circle", "radius": 0.3}]}]}
+
+
+def group_body_keys():
+    """fixed_rotation and gravity_scale act, and state files write them back."""
+    with tempfile.TemporaryDirectory() as scratch:
+        scene = os.path.join(scratch, "keys.json")
+        with open(scene, "w") as file:
+            json.dump(BODY_KEYS_SCENE, file)
+        first = os.path.join(scratch, "first.json")
+        run_ok(["run", scene, "--steps", "60", "--out", first])
+        state = load_json(first)
+        crate, balloon = state["bodies"][1], state["bodies"][2]
+        check(crate.get("fixed_rotation") is True, f"fixed_rotation written back: {crate}")
+        check(crate["rotation"] == [math.cos(0.5), math.sin(0.5)] or
+              abs(crate["angle"] - 0.5) < 1e-15, f"the crate kept its angle: {crate['angle']}")
+        check(crate["angular_velocity"] == 0, "a fixed rotation does not spin")
+        check(balloon.get("gravity_scale") == -0.5, f"gravity_scale written back: {balloon}")
+        check(balloon["position"][1] > 1 and balloon["linear_velocity"][1] > 4.9,
+              f"the balloon rises at 5 m/s^2: {balloon}")
+        check("gravity_scale" not in crate and "fixed_rotation" not in balloon,
+              "defaults are not written")
+        second = os.path.join(scratch, "second.json")
+        run_ok(["run", first, "--steps", "0", "--out", second])
+        check(load_json(second) == state, "a state file reads back to itself")
+        for bad, message in ((["gravity_scale", "up"], "gravity_scale"),
+                             (["fixed_rotation", 1], "fixed_rotation")):
+            broken = json.loads(json.dumps(BODY_KEYS_SCENE))
+            broken["bodies"][1][bad[0]] = bad[1]
+            path = os.path.join(scratch, "bad.json")
+            with open(path, "w") as file:
+                json.dump(broken, file)
+            status, _, err = run(["run", path])
+            check(status == 2 and f"bodies[1].{message}" in err, f"{bad}: {status} {err}")
+
+
 GROUPS = {"bad": group_bad, "arguments": group_arguments, "good": group_good,
           "state": group_state, "trace": group_trace, "hash": group_hash, "time": group_time,
           "load": group_load, "progress": group_progress, "snapshot": group_snapshot,
-          "outputs": group_outputs, "events": group_events}
+          "outputs": group_outputs, "events": group_events,
+          "body_keys": group_body_keys}
 
 if __name__ == "__main__":
     names = sys.argv[1:] or list(GROUPS)

@@ -351,7 +351,7 @@ carom_status carom_body_wake(carom_body_id id) {
 
 int carom_body_is_awake(carom_body_id id) {
     carom_body* body = carom_get_body_checked(id, NULL, "carom_body_is_awake");
-    return body != NULL && body->type != CAROM_BODY_STATIC && !body->asleep;
+    return body != NULL && body->type != CAROM_BODY_STATIC && !body->asleep && !body->disabled;
 }
 
 carom_status carom_body_set_sleep_enabled(carom_body_id id, int enabled) {

@@ -30,6 +30,7 @@ typedef struct carom_body {
                       static or kinematic shape by more than a fraction of its thickness */
     bool fixed_rotation; /* never turns: no rotational inertia, rotation kept bit for bit */
     bool mass_override;  /* mass, center and inertia from override_mass, not from the shapes */
+    bool disabled;       /* carom_body_set_enabled(0): kept, but never paired, solved or found */
     carom_transform transform; /* origin pose, world frame */
     carom_vec2 center;         /* center of mass, world frame */
     carom_vec2 linear_velocity;

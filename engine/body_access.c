@@ -265,6 +265,46 @@ carom_status carom_body_set_type(carom_body_id id, carom_body_type type) {
     return CAROM_OK;
 }
 
+/* ---- Enabled ----------------------------------------------------------------------------- */
+
+/* Disabling drops the body's contacts (touching ones report their end) and wakes what rested on
+ * it; its proxies stay listed in the grid, marked so that they never pair, and enabling marks
+ * them moved so that the next step finds their pairs again. */
+carom_status carom_body_set_enabled(carom_body_id id, int enabled) {
+    carom_world* world = NULL;
+    carom_body* body = body_to_change(id, &world, enabled ? "enable a body" : "disable a body");
+    if (body == NULL) {
+        return carom_last_status();
+    }
+    bool disabled = enabled == 0;
+    if (disabled == body->disabled) {
+        return CAROM_OK;
+    }
+    carom_wake_touching(world, body);
+    carom_wake_body(world, body);
+    body->sleep_time = 0.0;
+    int contact_count = carom_collect_body_contacts(world, body);
+    for (int i = 0; i < contact_count; ++i) {
+        carom_destroy_contact(world, world->body_contacts[i]);
+    }
+    body->disabled = disabled;
+    world->scene_revision += 1;
+    world->awake_revision += 1;
+    carom_broad_phase* bp = &world->broad_phase;
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        bp->proxies[s].disabled = disabled;
+        if (!disabled) {
+            carom_broad_phase_move_proxy(bp, s, bp->proxies[s].fat_aabb);
+        }
+    }
+    return CAROM_OK;
+}
+
+int carom_body_is_enabled(carom_body_id id) {
+    carom_body* body = carom_get_body_checked(id, NULL, "carom_body_is_enabled");
+    return body != NULL && !body->disabled;
+}
+
 /* ---- Awake -------------------------------------------------------------------------------- */
 
 carom_status carom_body_set_awake(carom_body_id id, int awake) {
@@ -280,6 +320,11 @@ carom_status carom_body_set_awake(carom_body_id id, int awake) {
     }
     if (body->type == CAROM_BODY_STATIC || body->asleep) {
         return CAROM_OK;
+    }
+    if (body->disabled) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "body %d is disabled: it neither sleeps nor wakes until enabled",
+                          body->id);
     }
     if (body->type == CAROM_BODY_KINEMATIC) {
         return carom_fail(CAROM_ERROR_OUT_OF_RANGE,

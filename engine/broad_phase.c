@@ -74,7 +74,7 @@ bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b) {
     if (a->body_type != CAROM_BODY_DYNAMIC && b->body_type != CAROM_BODY_DYNAMIC) {
         return false;
     }
-    if (a->is_sensor && b->is_sensor) {
+    if ((a->is_sensor && b->is_sensor) || a->disabled || b->disabled) {
         return false;
     }
     return carom_filters_collide(a->filter, b->filter);

@@ -84,7 +84,7 @@ static bool callbacks_allow(const carom_world* world, const carom_shape* mine,
 static bool may_hit(const carom_world* world, const carom_body* body, const carom_shape* mine,
                     const carom_shape* other, bool statics_only) {
     const carom_body* other_body = &world->bodies[other->body];
-    if (other_body->id == body->id || other->is_sensor || mine->is_sensor ||
+    if (other_body->id == body->id || other_body->disabled || other->is_sensor || mine->is_sensor ||
         !carom_filters_collide(mine->filter, other->filter)) {
         return false;
     }

@@ -96,6 +96,7 @@ static void read_body_options(reader* r, carom_body* body, int id) {
     }
     body->fixed_rotation = (options & BODY_OPTION_FIXED_ROTATION) != 0;
     body->mass_override = (options & BODY_OPTION_MASS_OVERRIDE) != 0;
+    body->disabled = (options & BODY_OPTION_DISABLED) != 0;
     if (body->mass_override) {
         body->override_mass.mass = get_number(r, DBL_MIN, "mass override of body", id);
         body->override_mass.center = get_vec2(r, "mass override center of body", id);

@@ -459,7 +459,7 @@ int carom_snapshot_world_version(const carom_world* world) {
                                             defaults.joint_damping_ratio);
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         const carom_body* body = &world->bodies[i];
-        if (body->id >= 0 && (body->fixed_rotation || body->mass_override)) {
+        if (body->id >= 0 && (body->fixed_rotation || body->mass_override || body->disabled)) {
             return 4;
         }
     }
@@ -469,7 +469,8 @@ int carom_snapshot_world_version(const carom_world* world) {
 /* Version 4: the body's options, then its mass override if it has one. */
 static void write_body_options(writer* w, const carom_body* body) {
     put_u8(w, (uint8_t)((body->fixed_rotation ? BODY_OPTION_FIXED_ROTATION : 0) |
-                        (body->mass_override ? BODY_OPTION_MASS_OVERRIDE : 0)));
+                        (body->mass_override ? BODY_OPTION_MASS_OVERRIDE : 0) |
+                        (body->disabled ? BODY_OPTION_DISABLED : 0)));
     if (body->mass_override) {
         put_f64(w, body->override_mass.mass);
         put_vec2(w, body->override_mass.center);

@@ -266,6 +266,9 @@ int carom_world_is_valid(carom_world_id id) {
 }
 
 static bool visited_awake(const carom_body* body) {
+    if (body->disabled) {
+        return false;
+    }
     return body->type == CAROM_BODY_KINEMATIC || (body->type == CAROM_BODY_DYNAMIC && !body->asleep);
 }
 
@@ -442,7 +445,7 @@ carom_world_counters carom_world_get_counters(carom_world_id id) {
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         const carom_body* body = &world->bodies[i];
         counters.awake_body_count +=
-            body->id >= 0 && body->type != CAROM_BODY_STATIC && !body->asleep;
+            body->id >= 0 && body->type != CAROM_BODY_STATIC && !body->asleep && !body->disabled;
     }
     counters.sleeping_island_count = carom_id_pool_count(&world->island_pool);
     return counters;

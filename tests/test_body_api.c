@@ -447,3 +447,56 @@ Test(body_api, a_custom_filter_keeps_the_pairs_it_refuses_from_colliding) {
     cr_assert_eq(carom_world_set_custom_filter(world, NULL, NULL), CAROM_OK);
     carom_destroy_world(world);
 }
+
+Test(body_api, a_disabled_body_is_not_hit_does_not_move_and_comes_back_when_enabled) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_id shelf = make_box_body(world, carom_v2(0.0, 1.0), 0.0, 1.0, 0.1);
+    carom_body_set_type(shelf, CAROM_BODY_STATIC);
+    carom_body_id crate = make_box_body(world, carom_v2(0.0, 1.6), 0.0, 0.5, 0.5);
+    carom_body_id floater = make_box_body(world, carom_v2(4.0, 3.0), 0.0, 0.5, 0.5);
+    carom_body_set_linear_velocity(floater, carom_v2(1.0, 0.0));
+    test_step(world, 1.0 / 60.0, 30);
+    cr_assert_float_eq(carom_body_get_position(crate).y, 1.6, 0.01, "on the shelf");
+    /* the shelf disabled: its contact ends, the crate falls through to the ground */
+    cr_assert_eq(carom_body_set_enabled(shelf, 0), CAROM_OK);
+    cr_assert(!carom_body_is_enabled(shelf));
+    cr_assert_eq(carom_world_get_contact_events(world).end_count, 1);
+    /* the floater, disabled in the air with its velocity, stays put */
+    cr_assert_eq(carom_body_set_enabled(floater, 0), CAROM_OK);
+    carom_transform held = carom_body_get_transform(floater);
+    test_step(world, 1.0 / 60.0, 90);
+    cr_assert_float_eq(carom_body_get_position(crate).y, 0.5, 0.01, "fell to the ground");
+    carom_transform now = carom_body_get_transform(floater);
+    cr_assert(now.p.x == held.p.x && now.p.y == held.p.y, "a disabled body does not move");
+    cr_assert(!carom_body_is_awake(floater));
+    cr_assert_eq(carom_body_get_contact_capacity(shelf), 0, "nothing touches it");
+    /* not found by queries */
+    carom_ray_result ray = carom_world_cast_ray_closest(world, carom_v2(4.0, 10.0),
+                                                        carom_v2(0.0, -20.0),
+                                                        carom_default_filter());
+    cr_assert(ray.hit && !carom_body_id_equals(carom_shape_get_body(ray.shape), floater),
+              "the ray passes the disabled body and hits the ground");
+    /* a snapshot keeps it disabled */
+    size_t size = 0;
+    carom_world_save(world, CAROM_SNAPSHOT_FULL, NULL, 0, &size);
+    void* bytes = malloc(size);
+    carom_world_save(world, CAROM_SNAPSHOT_FULL, bytes, size, &size);
+    carom_world_id copy = carom_create_world_from_snapshot(bytes, size);
+    carom_body_id copied = floater;
+    copied.world0 = (uint16_t)(copy.index1 - 1);
+    copied.world_generation = copy.generation;
+    cr_assert(!carom_body_is_enabled(copied));
+    free(bytes);
+    carom_destroy_world(copy);
+    /* enabled again: it moves on with its velocity and gravity, and lands */
+    cr_assert_eq(carom_body_set_enabled(floater, 1), CAROM_OK);
+    test_step(world, 1.0 / 60.0, 120);
+    /* disabled at 1.75 m falling at 5 m/s, it reaches the ground in 0.21 s at 1 m/s across */
+    cr_assert(carom_body_get_position(floater).x > held.p.x + 0.15, "x %g from %g",
+              carom_body_get_position(floater).x, held.p.x);
+    cr_assert_float_eq(carom_body_get_position(floater).y, 0.5, 0.01, "landed");
+    cr_assert_eq(carom_body_set_enabled(shelf, 1), CAROM_OK);
+    test_step(world, 1.0 / 60.0, 1);
+    carom_destroy_world(world);
+}

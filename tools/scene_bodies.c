@@ -320,6 +320,7 @@ enum body_key {
     BODY_SHAPES,
     BODY_GRAVITY_SCALE,
     BODY_FIXED_ROTATION,
+    BODY_ENABLED,
     BODY_KEY_COUNT
 };
 
@@ -338,6 +339,7 @@ static const char* const body_keys[BODY_KEY_COUNT] = {
     "shapes",
     "gravity_scale",
     "fixed_rotation",
+    "enabled",
 };
 
 static bool read_body_type(loader* ld, const cJSON* item, carom_body_type* out) {
@@ -426,6 +428,7 @@ static bool read_motion(loader* ld, const cJSON** fields, scene_body* body) {
          ok;
     ok = member_bool(ld, fields[BODY_FIXED_ROTATION], "fixed_rotation", &body->fixed_rotation) &&
          ok;
+    ok = member_bool(ld, fields[BODY_ENABLED], "enabled", &body->enabled) && ok;
     return ok;
 }
 
@@ -494,6 +497,7 @@ static void read_body(loader* ld, const cJSON* item, int index, name_set* names,
     body->rotation = carom_rot_identity();
     body->awake = true;
     body->gravity_scale = 1.0;
+    body->enabled = true;
     if (!cJSON_IsObject(item)) {
         report_error(ld, "must be an object (a body), not %s", json_kind(item));
         return;

@@ -90,6 +90,9 @@ static carom_status add_body(carom_world_id world, const scene_body* body, carom
             status = carom_body_set_angular_velocity(*out, body->angular_velocity);
         }
     }
+    if (status == CAROM_OK && !body->enabled) { /* after the velocities: it keeps them */
+        status = carom_body_set_enabled(*out, 0);
+    }
     return status;
 }
 

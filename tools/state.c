@@ -121,7 +121,11 @@ static void write_body(FILE* file, const scene_body* body, carom_body_id id) {
     if (body->fixed_rotation) {
         fputs(", \"fixed_rotation\": true", file);
     }
-    if (body->type == CAROM_BODY_DYNAMIC && !carom_body_is_awake(id)) {
+    if (!body->enabled) {
+        fputs(", \"enabled\": false", file);
+    }
+    if (body->type == CAROM_BODY_DYNAMIC && !carom_body_is_awake(id) &&
+        carom_body_is_enabled(id)) { /* a disabled body is neither awake nor asleep */
         fputs(", \"awake\": false", file); /* asleep at the end of the run */
     }
     fputs(",\n     \"shapes\": [", file);

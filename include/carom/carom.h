@@ -441,6 +441,16 @@ CAROM_API carom_status carom_body_set_bullet(carom_body_id body, int bullet);
 CAROM_API int carom_body_is_bullet(carom_body_id body);
 CAROM_API int carom_body_is_sleep_enabled(carom_body_id body);
 
+/* Disable (enabled = 0) or enable a body. A disabled body stays in the world with its id,
+ * shapes, pose, velocity and joints, but takes no part in steps: it has no contacts (those it
+ * had are dropped, touching ones reporting their end, and what rested on it wakes), is neither
+ * moved nor pushed, is not found by queries or swept against, its joints do nothing, and it
+ * counts as neither awake nor asleep (carom_body_is_awake answers 0). Enabled again, it wakes
+ * and its pairs are found at the next step. Saved in snapshots. Its shapes keep their place in
+ * the broad phase's grid, marked so that they never pair. */
+CAROM_API carom_status carom_body_set_enabled(carom_body_id body, int enabled);
+CAROM_API int carom_body_is_enabled(carom_body_id body);
+
 /* awake = 1 wakes the body's island (as carom_body_wake). awake = 0 puts an awake dynamic body
  * to sleep at once, alone, with zero velocity and no pending force (static bodies: nothing to
  * do). Refused with CAROM_ERROR_OUT_OF_RANGE for a kinematic body, a body with sleep disabled,

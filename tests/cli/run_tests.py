@@ -1336,11 +1336,13 @@ BODY_KEYS_SCENE = {
         {"name": "crate", "position": [0, 2], "angle": 0.5, "fixed_rotation": True,
          "shapes": [{"type": "box", "half_extents": [0.5, 0.25]}]},
         {"name": "balloon", "position": [3, 1], "gravity_scale": -0.5,
+         "shapes": [{"type": "circle", "radius": 0.3}]},
+        {"name": "ghost", "position": [-3, 3], "enabled": False, "linear_velocity": [1, 0],
          "shapes": [{"type": "circle", "radius": 0.3}]}]}
 
 
 def group_body_keys():
-    """fixed_rotation and gravity_scale act, and state files write them back."""
+    """fixed_rotation, gravity_scale and enabled act, and state files write them back."""
     with tempfile.TemporaryDirectory() as scratch:
         scene = os.path.join(scratch, "keys.json")
         with open(scene, "w") as file:
@@ -1356,13 +1358,17 @@ def group_body_keys():
         check(balloon.get("gravity_scale") == -0.5, f"gravity_scale written back: {balloon}")
         check(balloon["position"][1] > 1 and balloon["linear_velocity"][1] > 4.9,
               f"the balloon rises at 5 m/s^2: {balloon}")
-        check("gravity_scale" not in crate and "fixed_rotation" not in balloon,
-              "defaults are not written")
+        check("gravity_scale" not in crate and "fixed_rotation" not in balloon and
+              "enabled" not in crate, "defaults are not written")
+        ghost = state["bodies"][3]
+        check(ghost.get("enabled") is False and ghost["position"] == [-3, 3] and
+              ghost["linear_velocity"] == [1, 0], f"a disabled body stays as it was: {ghost}")
         second = os.path.join(scratch, "second.json")
         run_ok(["run", first, "--steps", "0", "--out", second])
         check(load_json(second) == state, "a state file reads back to itself")
         for bad, message in ((["gravity_scale", "up"], "gravity_scale"),
-                             (["fixed_rotation", 1], "fixed_rotation")):
+                             (["fixed_rotation", 1], "fixed_rotation"),
+                             (["enabled", "no"], "enabled")):
             broken = json.loads(json.dumps(BODY_KEYS_SCENE))
             broken["bodies"][1][bad[0]] = bad[1]
             path = os.path.join(scratch, "bad.json")

@@ -74,7 +74,7 @@ bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b) {
     if (a->body_type != CAROM_BODY_DYNAMIC && b->body_type != CAROM_BODY_DYNAMIC) {
         return false;
     }
-    if (a->is_sensor && b->is_sensor) {
+    if ((a->is_sensor && b->is_sensor) || a->disabled || b->disabled) {
         return false;
     }
     return carom_filters_collide(a->filter, b->filter);
@@ -407,6 +407,29 @@ void carom_broad_phase_query_fixed(carom_broad_phase* bp, carom_aabb box, int** 
     query_box(bp, box, true, out);
 }
 
+/* The world's custom filter (carom_world_set_custom_filter) asked about each new pair, in
+ * ascending pair-key order, with the world locked as for any callback in a step; the pairs it
+ * refuses are dropped. */
+static void apply_custom_filter(carom_world* world) {
+    carom_broad_phase* bp = &world->broad_phase;
+    if (world->custom_filter == NULL || bp->candidates_overflow) {
+        return;
+    }
+    world->locked_by = "inside a custom filter callback; do it after carom_world_step returns";
+    int kept = 0;
+    for (int i = 0; i < (int)arrlen(bp->candidate_pairs); ++i) {
+        uint64_t key = bp->candidate_pairs[i];
+        const carom_shape* a = &world->shapes[(int)(key >> 32)];
+        const carom_shape* b = &world->shapes[(int)(key & 0xffffffffu)];
+        if (world->custom_filter(carom_make_shape_id(world, a), carom_make_shape_id(world, b),
+                                 world->custom_filter_context)) {
+            bp->candidate_pairs[kept++] = key;
+        }
+    }
+    arrsetlen(bp->candidate_pairs, kept);
+    world->locked_by = NULL;
+}
+
 bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
     carom_broad_phase* bp = &world->broad_phase;
     *new_pairs = 0;
@@ -435,6 +458,7 @@ bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
         }
     }
     sort_unique_candidates(bp);
+    apply_custom_filter(world);
     int count = (int)arrlen(bp->candidate_pairs);
     *new_pairs = count;
     if (bp->candidates_overflow || count > bp->candidate_room) {

@@ -28,6 +28,7 @@ typedef struct carom_proxy {
     carom_aabb fat_aabb;
     carom_filter filter;
     bool is_sensor;
+    bool disabled; /* its body is disabled: it stays listed but never pairs */
     int body;
     carom_body_type body_type;
     int x0, y0, x1, y1; /* cell range covered, when placed */

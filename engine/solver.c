@@ -221,6 +221,37 @@ static void report_hits(carom_world* world) {
     }
 }
 
+/* Whether the solver pushed at any point of the constraint: the shapes met within the step. */
+static bool solver_pushed(const carom_world* world, int constraint, int point_count) {
+    for (int j = 0; j < point_count; ++j) {
+        if (carom_contact_solver_point(world, constraint, j).max_normal_impulse > 0.0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The touching of the contacts whose points were all speculative at the narrow phase, left to
+ * be settled here (narrow_phase.c): they touched if the solver pushed. Walks the narrow phase's
+ * list, of which the constraints are the subsequence the solver could move, in the same order,
+ * so the events come in contact-id order after the narrow phase's. */
+static void settle_touching(carom_world* world) {
+    const carom_solver* solver = &world->solver;
+    int constraint_count = (int)arrlen(solver->constraint_contacts);
+    int j = 0;
+    for (int k = 0; k < (int)arrlen(world->touching_contacts); ++k) {
+        int id = world->touching_contacts[k];
+        bool constrained = j < constraint_count && solver->constraint_contacts[j] == id;
+        j += constrained;
+        carom_contact* contact = &world->contacts[id];
+        if (carom_contact_points_touch(contact)) {
+            continue; /* the narrow phase reported it */
+        }
+        bool pushed = constrained && solver_pushed(world, j - 1, contact->point_count);
+        carom_contact_set_touching(world, contact, pushed);
+    }
+}
+
 /* Write the states back to the bodies, advance their rest timers, derive their origins, and
  * refresh bounding boxes. */
 static void finalize_bodies(carom_world* world, double dt) {
@@ -236,8 +267,10 @@ static void finalize_bodies(carom_world* world, double dt) {
         body->angular_velocity = state->angular_velocity;
         carom_sleep_update_timer(world, body, dt);
         body->center = carom_add(body->center, state->delta_position);
-        body->transform.q =
-            carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
+        if (!body->fixed_rotation) { /* renormalising would move a fixed rotation's last bit */
+            body->transform.q =
+                carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
+        }
         carom_body_derive_origin(body);
         body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);
@@ -270,6 +303,7 @@ void carom_solver_step(carom_world* world, double dt) {
     }
     carom_contact_solver_restitution(world);
     carom_contact_solver_store(world);
+    settle_touching(world); /* before the hits, and with the velocities from before the solve */
     report_hits(world);
     finalize_bodies(world, dt);
     carom_joint_solver_finish(world); /* reactions, and the joints that broke */

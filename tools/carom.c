@@ -2,9 +2,10 @@
  *
  *   carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]
  *                        [--out STATE.json] [--trace TRACE.csv [--every K]] [--hash] [--quiet]
- *                        [--save SNAPSHOT]
+ *                        [--save SNAPSHOT] [--events EVENTS.jsonl]
  *   carom resume SNAPSHOT [--steps N | --time SECONDS] [--out STATE.json]
  *                         [--trace TRACE.csv [--every K]] [--hash] [--quiet] [--save SNAPSHOT]
+ *                         [--events EVENTS.jsonl]
  *   carom render INPUT (--png FILE | --gif FILE | --frames FOLDER) [...] (render_command.c)
  *
  * resume continues a run saved with --save exactly, bit for bit: run 300 steps and resume 300
@@ -43,10 +44,10 @@
 static const char usage_text[] =
     "usage: carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]\n"
     "                            [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
-    "                            [--hash] [--quiet] [--save SNAPSHOT]\n"
+    "                            [--hash] [--quiet] [--save SNAPSHOT] [--events FILE]\n"
     "       carom resume SNAPSHOT [--steps N | --time SECONDS]\n"
     "                             [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
-    "                             [--hash] [--quiet] [--save SNAPSHOT]\n"
+    "                             [--hash] [--quiet] [--save SNAPSHOT] [--events FILE]\n"
     "       carom render INPUT (--png FILE | --gif FILE | --frames FOLDER) [...]\n"
     "       carom --help | --version\n"
     "\n"
@@ -66,6 +67,8 @@ static const char usage_text[] =
     "  --hash           print \"hash: \" and 16 hex digits identifying the final state\n"
     "  --quiet          no progress line on a terminal\n"
     "  --save FILE      write a snapshot after the run, for carom resume\n"
+    "  --events FILE    write the run's contact (begin, end, hit) and sensor (sensor_begin,\n"
+    "                   sensor_end) events as JSON lines ('-': stdout)\n"
     "Output files are replaced whole, only when the run succeeded: a failed run leaves\n"
     "earlier files as they were. Two outputs cannot name the same file.\n"
     "Exit status: 0 success, 2 bad input or arguments, 1 anything else.\n";
@@ -90,6 +93,7 @@ typedef struct run_options {
     bool hash;
     bool quiet;
     const char* save_path;
+    const char* events_path;
 } run_options;
 
 /* ---- Arguments -------------------------------------------------------------------------- */
@@ -127,6 +131,9 @@ static void parse_option(arguments* args, const char* argument, run_options* opt
         parse_path_option(args, name, option_value(args, name, inline_value), &options->trace_path);
     } else if (strcmp(name, "--save") == 0) {
         parse_path_option(args, name, option_value(args, name, inline_value), &options->save_path);
+    } else if (strcmp(name, "--events") == 0) {
+        parse_path_option(args, name, option_value(args, name, inline_value),
+                          &options->events_path);
     } else {
         argument_error(args, "unknown option '%s'", argument);
     }
@@ -172,7 +179,8 @@ static void check_distinct_outputs(arguments* args, const run_options* options) 
         const char* path;
     } outputs[] = {{"--out", options->out_path},
                    {"--trace", options->trace_path},
-                   {"--save", options->save_path}};
+                   {"--save", options->save_path},
+                   {"--events", options->events_path}};
     const int count = (int)(sizeof(outputs) / sizeof(outputs[0]));
     for (int i = 0; i < count; ++i) {
         for (int j = i + 1; j < count; ++j) {
@@ -215,9 +223,15 @@ static bool parse_run_arguments(command which, int argc, char** argv, run_option
     if (options->steps_given && options->time_given) {
         argument_error(&args, "--steps and --time both say how long to run: give one");
     }
-    if (options->out_path != NULL && options->trace_path != NULL &&
-        strcmp(options->out_path, "-") == 0 && strcmp(options->trace_path, "-") == 0) {
+    bool out_stdout = options->out_path != NULL && strcmp(options->out_path, "-") == 0;
+    bool trace_stdout = options->trace_path != NULL && strcmp(options->trace_path, "-") == 0;
+    bool events_stdout = options->events_path != NULL && strcmp(options->events_path, "-") == 0;
+    if (out_stdout && trace_stdout) {
         argument_error(&args, "--out and --trace cannot both write to stdout ('-')");
+    }
+    if (events_stdout && (out_stdout || trace_stdout)) {
+        argument_error(&args, "--events and %s cannot both write to stdout ('-')",
+                       out_stdout ? "--out" : "--trace");
     }
     check_distinct_outputs(&args, options);
     if (options->every_given && options->trace_path == NULL) {
@@ -243,11 +257,68 @@ static bool trace_step(atomic_file* trace, const start* from, const carom_body_i
     return true;
 }
 
+/* ---- Events (--events) ------------------------------------------------------------------ */
+
+/* Bodies and shapes are numbered as the engine numbers them, which for a world built from a
+ * scene file is the file's order: bodies from 0, shapes from 0 in the order the file creates
+ * them (a chain one per segment). */
+static void write_event_head(FILE* out, int64_t step, const char* kind, carom_shape_id a,
+                             carom_shape_id b) {
+    carom_body_id body_a = carom_shape_get_body(a);
+    carom_body_id body_b = carom_shape_get_body(b);
+    fprintf(out,
+            "{\"step\": %" PRId64 ", \"kind\": \"%s\", \"bodies\": [%d, %d], \"shapes\": [%d, %d]",
+            step, kind, (int)body_a.index1 - 1, (int)body_b.index1 - 1, (int)a.index1 - 1,
+            (int)b.index1 - 1);
+}
+
+/* The point, normal and speed of a begin or hit event, exact (17 digits), and the line's end. */
+static void write_event_contact(FILE* out, carom_vec2 point, carom_vec2 normal, double speed) {
+    fprintf(out, ", \"point\": [%.17g, %.17g], \"normal\": [%.17g, %.17g], \"speed\": %.17g}\n",
+            point.x, point.y, normal.x, normal.y, speed);
+}
+
+/* One JSON line per event of the step just taken: contact begins (with the first manifold point,
+ * the normal from A to B and the approach speed), ends, hits, then sensor begins and ends
+ * (shapes: the sensor, then the visitor). */
+static void write_step_events(FILE* out, carom_world_id world, int64_t step) {
+    carom_contact_events contacts = carom_world_get_contact_events(world);
+    for (int i = 0; i < contacts.begin_count; ++i) {
+        const carom_contact_begin_event* e = &contacts.begin_events[i];
+        write_event_head(out, step, "begin", e->shape_a, e->shape_b);
+        carom_vec2 point = e->manifold.point_count > 0 ? e->manifold.points[0].point
+                                                       : carom_v2(0.0, 0.0);
+        write_event_contact(out, point, e->manifold.normal, e->approach_speed);
+    }
+    for (int i = 0; i < contacts.end_count; ++i) {
+        write_event_head(out, step, "end", contacts.end_events[i].shape_a,
+                         contacts.end_events[i].shape_b);
+        fputs("}\n", out);
+    }
+    for (int i = 0; i < contacts.hit_count; ++i) {
+        const carom_contact_hit_event* e = &contacts.hit_events[i];
+        write_event_head(out, step, "hit", e->shape_a, e->shape_b);
+        write_event_contact(out, e->point, e->normal, e->approach_speed);
+    }
+    carom_sensor_events sensors = carom_world_get_sensor_events(world);
+    for (int i = 0; i < sensors.begin_count; ++i) {
+        write_event_head(out, step, "sensor_begin", sensors.begin_events[i].sensor,
+                         sensors.begin_events[i].visitor);
+        fputs("}\n", out);
+    }
+    for (int i = 0; i < sensors.end_count; ++i) {
+        write_event_head(out, step, "sensor_end", sensors.end_events[i].sensor,
+                         sensors.end_events[i].visitor);
+        fputs("}\n", out);
+    }
+}
+
 /* Step the world `steps` times, tracing as asked (trace NULL: no trace): the starting state
  * first, then every step whose number is a multiple of --every, numbered on from the starting
  * step. False (having said why) if a step fails or the trace cannot be written. */
 static bool run_steps(const run_options* options, const start* from, carom_world_id world,
-                      const carom_body_id* body_ids, int steps, atomic_file* trace) {
+                      const carom_body_id* body_ids, int steps, atomic_file* trace,
+                      atomic_file* events) {
     progress bar;
     progress_init(&bar, options->quiet);
     if (trace != NULL) {
@@ -267,6 +338,13 @@ static bool run_steps(const run_options* options, const start* from, carom_world
         if (trace != NULL && step % options->every == 0) {
             ok = trace_step(trace, from, body_ids, step);
         }
+        if (ok && events != NULL) {
+            write_step_events(events->file, world, step);
+            if (atomic_file_failed(events)) {
+                atomic_file_report(events, "carom");
+                ok = false;
+            }
+        }
         progress_update(&bar, done, steps);
     }
     progress_end(&bar);
@@ -274,7 +352,7 @@ static bool run_steps(const run_options* options, const start* from, carom_world
 }
 
 /* The output files of a run, in the order they are opened and put in place. */
-enum { OUTPUT_OUT, OUTPUT_TRACE, OUTPUT_SAVE, OUTPUT_COUNT };
+enum { OUTPUT_OUT, OUTPUT_TRACE, OUTPUT_SAVE, OUTPUT_EVENTS, OUTPUT_COUNT };
 
 typedef struct outputs {
     atomic_file files[OUTPUT_COUNT];
@@ -296,7 +374,7 @@ static void discard_outputs(outputs* o) {
 static bool open_outputs(const run_options* options, outputs* o) {
     memset(o, 0, sizeof(*o));
     const char* paths[OUTPUT_COUNT] = {options->out_path, options->trace_path,
-                                       options->save_path};
+                                       options->save_path, options->events_path};
     for (int i = 0; i < OUTPUT_COUNT; ++i) {
         if (paths[i] == NULL) {
             continue;
@@ -406,7 +484,8 @@ static int run_world(const run_options* options, const start* from, carom_world_
         return EXIT_RUN_FAILED;
     }
     atomic_file* trace = o.asked[OUTPUT_TRACE] ? &o.files[OUTPUT_TRACE] : NULL;
-    bool ok = run_steps(options, from, world, body_ids, steps, trace);
+    atomic_file* events = o.asked[OUTPUT_EVENTS] ? &o.files[OUTPUT_EVENTS] : NULL;
+    bool ok = run_steps(options, from, world, body_ids, steps, trace, events);
     if (ok && o.asked[OUTPUT_OUT]) {
         ok = write_state_file(&o.files[OUTPUT_OUT], from, world, body_ids);
     }

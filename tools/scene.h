@@ -65,6 +65,9 @@ typedef struct scene_body {
     double angular_damping;
     bool bullet;
     bool awake; /* false: created asleep (carom_body_def.awake) */
+    double gravity_scale; /* multiplies the world gravity (carom_body_def.gravity_scale) */
+    bool fixed_rotation;  /* never turns (carom_body_set_fixed_rotation) */
+    bool enabled;         /* false: kept but out of the simulation (carom_body_set_enabled) */
     scene_shape* shapes;
     int shape_count;
 } scene_body;

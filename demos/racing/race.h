@@ -81,7 +81,7 @@ void race_set_human_input(race* r, double throttle, double brake, double steer, 
 /* The AI drives, the world steps, laps, sparks and skid marks are updated. */
 int race_step(race* r);
 
-/* FNV-1a over the bits of every body's position, rotation, velocity and spin. */
+/* carom_bodies_hash over the ground and the cars: equal hashes, equal states. */
 uint64_t race_hash(const race* r);
 
 /* Print the lap table (and the hash) to a stream. */

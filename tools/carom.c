@@ -200,6 +200,21 @@ static void parse_path_option(arguments* args, const char* name, const char* val
     *out = value;
 }
 
+/* Every option of run and resume, for the hint after a mistyped one (parse_option reads them). */
+static const char* const known_options[] = {"--steps", "--time",  "--dt",   "--substeps", "--out",
+                                            "--trace", "--every", "--hash", "--quiet",    "--save"};
+
+static void refuse_unknown_option(arguments* args, const char* argument, const char* name) {
+    for (size_t i = 0; i < sizeof(known_options) / sizeof(known_options[0]); ++i) {
+        if (scene_edit_distance(name, known_options[i]) <= 2) {
+            argument_error(args, "unknown option '%s'; did you mean %s?", argument,
+                           known_options[i]);
+            return;
+        }
+    }
+    argument_error(args, "unknown option '%s'", argument);
+}
+
 /* One "--name[=value]" option. */
 static void parse_option(arguments* args, const char* argument, run_options* options) {
     char name[32];
@@ -234,7 +249,7 @@ static void parse_option(arguments* args, const char* argument, run_options* opt
     } else if (strcmp(name, "--save") == 0) {
         parse_path_option(args, name, option_value(args, name, inline_value), &options->save_path);
     } else {
-        argument_error(args, "unknown option '%s'", argument);
+        refuse_unknown_option(args, argument, name);
     }
 }
 

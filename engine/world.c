@@ -514,12 +514,30 @@ carom_sensor_events carom_world_get_sensor_events(carom_world_id id) {
     return events;
 }
 
-/* FNV-1a 64, one double at a time, least significant byte first (carom_world_hash). */
+/* ---- The state hash (carom_world_hash, carom_bodies_hash) ----
+ * The one definition of carom's state hash, for the CLI's --hash, the self-test, the
+ * determinism program, the benchmarks and applications' desync checks alike (docs/
+ * determinism.md): FNV-1a 64 over seven doubles a body, each fed as its IEEE 754 bits, least
+ * significant byte first, so padding and the machine's byte order never enter it. The values are
+ * the ones the body getters return. */
+#define CAROM_HASH_OFFSET_BASIS UINT64_C(0xcbf29ce484222325)
+#define CAROM_HASH_PRIME UINT64_C(0x100000001b3)
+
 static uint64_t hash_double(uint64_t hash, double value) {
     uint64_t bits = 0;
     memcpy(&bits, &value, sizeof(bits));
     for (int byte = 0; byte < 8; ++byte) {
-        hash = (hash ^ ((bits >> (8 * byte)) & 0xffu)) * UINT64_C(0x100000001b3);
+        hash = (hash ^ ((bits >> (8 * byte)) & 0xffu)) * CAROM_HASH_PRIME;
+    }
+    return hash;
+}
+
+static uint64_t hash_body_state(uint64_t hash, const carom_body* body) {
+    double values[7] = {body->transform.p.x,   body->transform.p.y,     body->transform.q.c,
+                        body->transform.q.s,   body->linear_velocity.x, body->linear_velocity.y,
+                        body->angular_velocity};
+    for (int v = 0; v < 7; ++v) {
+        hash = hash_double(hash, values[v]);
     }
     return hash;
 }
@@ -529,19 +547,35 @@ uint64_t carom_world_hash(carom_world_id id) {
     if (world == NULL) {
         return 0;
     }
-    uint64_t hash = UINT64_C(0xcbf29ce484222325);
+    uint64_t hash = CAROM_HASH_OFFSET_BASIS;
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         const carom_body* body = &world->bodies[i];
-        if (body->id < 0) {
-            continue;
+        if (body->id >= 0) {
+            hash = hash_body_state(hash, body);
         }
-        double values[7] = {body->transform.p.x,      body->transform.p.y,
-                            body->transform.q.c,      body->transform.q.s,
-                            body->linear_velocity.x,  body->linear_velocity.y,
-                            body->angular_velocity};
-        for (int v = 0; v < 7; ++v) {
-            hash = hash_double(hash, values[v]);
+    }
+    return hash;
+}
+
+uint64_t carom_bodies_hash(const carom_body_id* bodies, int count) {
+    if (count < 0) {
+        carom_fail(CAROM_ERROR_OUT_OF_RANGE, "bodies hash: count is %d: it must be >= 0", count);
+        return 0;
+    }
+    if (bodies == NULL && count > 0) {
+        carom_fail(CAROM_ERROR_NULL_ARGUMENT, "bodies hash: the body array is NULL");
+        return 0;
+    }
+    uint64_t hash = CAROM_HASH_OFFSET_BASIS;
+    for (int i = 0; i < count; ++i) {
+        if (CAROM_IS_NULL(bodies[i])) {
+            continue; /* a body the application has dropped from its list */
         }
+        const carom_body* body = carom_get_body_checked(bodies[i], NULL, "bodies hash");
+        if (body == NULL) {
+            return 0;
+        }
+        hash = hash_body_state(hash, body);
     }
     return hash;
 }

@@ -1,6 +1,8 @@
 /* The command line's arguments: see arguments.h. */
 #include "arguments.h"
 
+#include "scene.h"
+
 #include <carom/carom.h>
 
 #include <errno.h>
@@ -102,4 +104,15 @@ void parse_path_option(arguments* args, const char* name, const char* value, con
         argument_error(args, "%s needs a file name, got an empty one", name);
     }
     *out = value;
+}
+
+void refuse_unknown_option(arguments* args, const char* argument, const char* name,
+                           const char* const* known, int count) {
+    for (int i = 0; i < count; ++i) {
+        if (scene_edit_distance(name, known[i]) <= 2) {
+            argument_error(args, "unknown option '%s'; did you mean %s?", argument, known[i]);
+            return;
+        }
+    }
+    argument_error(args, "unknown option '%s'", argument);
 }

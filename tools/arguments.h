@@ -14,8 +14,7 @@ typedef struct arguments {
 } arguments;
 
 /* "carom: " and the message on stderr, counted in args. */
-void argument_error(arguments* args, const char* format, ...)
-    __attribute__((format(printf, 2, 3)));
+void argument_error(arguments* args, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 /* A whole decimal integer in [minimum, maximum]: no sign games, no trailing text. */
 bool parse_integer(const char* text, long long minimum, long long maximum, int* out);
@@ -33,10 +32,15 @@ void parse_count_option(arguments* args, const char* name, const char* value, lo
                         long long maximum, int* out, bool* given);
 
 /* The same for a number of seconds, > 0 (>= 0 when zero_allowed) and at most 1e12. */
-void parse_seconds_option(arguments* args, const char* name, const char* value,
-                          bool zero_allowed, double* out, bool* given);
+void parse_seconds_option(arguments* args, const char* name, const char* value, bool zero_allowed,
+                          double* out, bool* given);
 
 /* The same for a file name: not empty, not given twice. */
 void parse_path_option(arguments* args, const char* name, const char* value, const char** out);
+
+/* An option the command does not have, reported with the nearest of its `count` known options
+ * when one is within two edits: "unknown option '--hsah'; did you mean --hash?". */
+void refuse_unknown_option(arguments* args, const char* argument, const char* name,
+                           const char* const* known, int count);
 
 #endif

@@ -98,6 +98,11 @@ typedef struct run_options {
 
 /* ---- Arguments -------------------------------------------------------------------------- */
 
+/* Every option of run and resume, for the hint after a mistyped one (parse_option reads them). */
+static const char* const known_options[] = {"--steps", "--time",  "--dt",    "--substeps",
+                                            "--out",   "--trace", "--every", "--hash",
+                                            "--quiet", "--save",  "--events"};
+
 /* One "--name[=value]" option. */
 static void parse_option(arguments* args, const char* argument, run_options* options) {
     char name[32];
@@ -135,7 +140,8 @@ static void parse_option(arguments* args, const char* argument, run_options* opt
         parse_path_option(args, name, option_value(args, name, inline_value),
                           &options->events_path);
     } else {
-        argument_error(args, "unknown option '%s'", argument);
+        refuse_unknown_option(args, argument, name, known_options,
+                              (int)(sizeof(known_options) / sizeof(known_options[0])));
     }
 }
 
@@ -186,10 +192,10 @@ static void check_distinct_outputs(arguments* args, const run_options* options) 
         for (int j = i + 1; j < count; ++j) {
             if (outputs[i].path != NULL && outputs[j].path != NULL &&
                 atomic_file_same_target(outputs[i].path, outputs[j].path)) {
-                argument_error(args, "%s '%s' and %s '%s' are the same file: each output needs "
-                                     "its own",
-                               outputs[i].name, outputs[i].path, outputs[j].name,
-                               outputs[j].path);
+                argument_error(args,
+                               "%s '%s' and %s '%s' are the same file: each output needs "
+                               "its own",
+                               outputs[i].name, outputs[i].path, outputs[j].name, outputs[j].path);
             }
         }
     }
@@ -286,8 +292,8 @@ static void write_step_events(FILE* out, carom_world_id world, int64_t step) {
     for (int i = 0; i < contacts.begin_count; ++i) {
         const carom_contact_begin_event* e = &contacts.begin_events[i];
         write_event_head(out, step, "begin", e->shape_a, e->shape_b);
-        carom_vec2 point = e->manifold.point_count > 0 ? e->manifold.points[0].point
-                                                       : carom_v2(0.0, 0.0);
+        carom_vec2 point =
+            e->manifold.point_count > 0 ? e->manifold.points[0].point : carom_v2(0.0, 0.0);
         write_event_contact(out, point, e->manifold.normal, e->approach_speed);
     }
     for (int i = 0; i < contacts.end_count; ++i) {
@@ -373,8 +379,8 @@ static void discard_outputs(outputs* o) {
  * go, is found here, before the run rather than after it. */
 static bool open_outputs(const run_options* options, outputs* o) {
     memset(o, 0, sizeof(*o));
-    const char* paths[OUTPUT_COUNT] = {options->out_path, options->trace_path,
-                                       options->save_path, options->events_path};
+    const char* paths[OUTPUT_COUNT] = {options->out_path, options->trace_path, options->save_path,
+                                       options->events_path};
     for (int i = 0; i < OUTPUT_COUNT; ++i) {
         if (paths[i] == NULL) {
             continue;
@@ -412,8 +418,7 @@ static bool finish_outputs(outputs* o) {
 /* --save: the engine's snapshot of the world, in a container with what the command line needs
  * besides (snapshot_file.h). False, having said why, when the engine cannot save it or the file
  * cannot take it. */
-static bool save_snapshot(atomic_file* file, const start* from, carom_world_id world,
-                          int steps) {
+static bool save_snapshot(atomic_file* file, const start* from, carom_world_id world, int steps) {
     size_t size = 0;
     unsigned char* engine = NULL;
     bool ok = carom_world_save(world, CAROM_SNAPSHOT_FULL, NULL, 0, &size) == CAROM_OK;

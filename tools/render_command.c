@@ -152,6 +152,10 @@ static void parse_view_option(arguments* args, const char* value, render_options
     }
 }
 
+/* Every option of render, for the hint after a mistyped one (parse_option reads them). */
+static const char* const known_options[] = {"--png",   "--gif",  "--frames", "--steps", "--time",
+                                            "--every", "--size", "--view",   "--quiet"};
+
 /* One "--name[=value]" option. */
 static void parse_option(arguments* args, const char* argument, render_options* o) {
     char name[32];
@@ -185,7 +189,8 @@ static void parse_option(arguments* args, const char* argument, render_options* 
     } else if (strcmp(name, "--view") == 0) {
         parse_view_option(args, option_value(args, name, inline_value), o);
     } else {
-        argument_error(args, "unknown option '%s'", argument);
+        refuse_unknown_option(args, argument, name, known_options,
+                              (int)(sizeof(known_options) / sizeof(known_options[0])));
     }
 }
 

@@ -213,6 +213,15 @@ static bool check_text(loader* ld, const char* data, size_t size) {
 /* Explain a cJSON parse failure at offset: a cut-off file, NaN or Infinity (not JSON, though
  * other tools write them), or else whatever text stopped the parser. */
 static void report_parse_error(loader* ld, const char* data, size_t size, size_t offset) {
+    /* Where an object's key should start, cJSON stops one byte past what it found: after a
+     * trailing comma, past the closing brace. Point at the brace itself. */
+    if (offset > 0 && offset <= size && data[offset - 1] == '}') {
+        size_t before = offset - 1;
+        while (before > 0 && is_json_space(data[before - 1])) {
+            --before;
+        }
+        offset -= before > 0 && data[before - 1] == ',' ? 1 : 0;
+    }
     size_t rest = offset;
     while (rest < size && is_json_space(data[rest])) {
         ++rest;

@@ -159,4 +159,9 @@ carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
 /* The label outputs use for body index: its name, or "#index" written into buffer. */
 const char* scene_body_label(const scene_def* scene, int index, char* buffer, size_t buffer_size);
 
+/* Edit distance (insertions, deletions, substitutions) of two short strings, for "did you
+ * mean" hints: the scene loader's unknown keys and the command line's unknown options. Strings
+ * over 32 bytes count as 32 apart from everything. */
+int scene_edit_distance(const char* a, const char* b);
+
 #endif

@@ -376,18 +376,8 @@ int race_step(race* r) {
     return 0;
 }
 
-static uint64_t fnv1a(uint64_t hash, double value) {
-    uint64_t bits;
-    memcpy(&bits, &value, sizeof(bits));
-    for (int i = 0; i < 8; ++i) {
-        hash ^= (bits >> (8 * i)) & 0xffu;
-        hash *= 0x100000001b3ull;
-    }
-    return hash;
-}
-
+/* carom_bodies_hash over the track's ground and the cars, in that order. */
 uint64_t race_hash(const race* r) {
-    uint64_t hash = 0xcbf29ce484222325ull;
     carom_body_id bodies[RACE_CARS + 3];
     bodies[0] = r->track.ground;
     for (int i = 0; i < RACE_CARS; ++i) {
@@ -395,16 +385,7 @@ uint64_t race_hash(const race* r) {
     }
     bodies[RACE_CARS + 1] = r->trailer.body;
     bodies[RACE_CARS + 2] = r->gate.arm;
-    for (int i = 0; i < RACE_CARS + 3; ++i) {
-        carom_transform xf = carom_body_get_transform(bodies[i]);
-        carom_vec2 v = carom_body_get_linear_velocity(bodies[i]);
-        double values[7] = {
-            xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, carom_body_get_angular_velocity(bodies[i])};
-        for (int k = 0; k < 7; ++k) {
-            hash = fnv1a(hash, values[k]);
-        }
-    }
-    return hash;
+    return carom_bodies_hash(bodies, RACE_CARS + 3);
 }
 
 void race_print_table(const race* r, FILE* out) {

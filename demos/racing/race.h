@@ -114,8 +114,8 @@ void race_set_human_input(race* r, double throttle, double brake, double steer, 
 /* The AI drives, the world steps, laps, sparks and skid marks are updated. */
 int race_step(race* r);
 
-/* FNV-1a over the bits of every body's position, rotation, velocity and spin: the ground, the
- * racers, the trailer and the gate's arm. */
+/* carom_bodies_hash over the ground, the racers, the trailer and the gate's arm: equal hashes,
+ * equal states. */
 uint64_t race_hash(const race* r);
 
 /* Print the lap table (and the hash) to a stream. */

@@ -10,13 +10,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The release, as in meson.build's project version (checked there) and CHANGELOG.md. */
 #define CAROM_VERSION_MAJOR 0
-#define CAROM_VERSION_MINOR 1
+#define CAROM_VERSION_MINOR 2
 #define CAROM_VERSION_PATCH 0
 
 /* Marks the public API. The shared library is built with hidden visibility, so only these
- * symbols are exported from it. */
-#if defined(__GNUC__) || defined(__clang__)
+ * symbols are exported from it.
+ * On Windows a DLL exports and imports its functions explicitly: the build of carom's DLL
+ * defines CAROM_BUILD_DLL (dllexport); a program that links the DLL defines CAROM_DLL
+ * (dllimport: carom.pc and caromConfig.cmake add it); a program that links the static library
+ * defines neither. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(CAROM_BUILD_DLL)
+#define CAROM_API __declspec(dllexport)
+#elif defined(CAROM_DLL)
+#define CAROM_API __declspec(dllimport)
+#else
+#define CAROM_API
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
 #define CAROM_API __attribute__((visibility("default")))
 #else
 #define CAROM_API

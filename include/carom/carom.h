@@ -117,6 +117,15 @@ CAROM_API int carom_get_solver_lanes(void);
  * `carom run --hash` prints. 0, with CAROM_ERROR_INVALID_ID recorded, for an invalid world id. */
 CAROM_API uint64_t carom_world_hash(carom_world_id world);
 
+/* The same state hash over the bodies listed, in the order listed, whatever their type: seven
+ * doubles per body as for carom_world_hash, from one running FNV-1a 64. For an application that
+ * tracks its own bodies (its players' pieces, the dynamic bodies of a level, bodies of several
+ * worlds). Null ids (CAROM_IS_NULL) are skipped, so a destroyed body can be nulled in place;
+ * the hash of an empty list is the FNV offset basis 0xcbf29ce484222325. 0, with the status
+ * recorded, for a stale or invalid id (CAROM_ERROR_INVALID_ID), bodies NULL with count > 0
+ * (CAROM_ERROR_NULL_ARGUMENT) or count < 0 (CAROM_ERROR_OUT_OF_RANGE). */
+CAROM_API uint64_t carom_bodies_hash(const carom_body_id* bodies, int count);
+
 /* ---- Events ----------------------------------------------------------------------------- */
 
 /* Two shapes started touching: their closest points came within CAROM_TOUCHING_DISTANCE, or

@@ -34,6 +34,9 @@ typedef struct carom_aabb {
     carom_vec2 lower, upper;
 } carom_aabb;
 
+/* pi, for angles in radians: more digits than a double holds, so it reads as the double nearest
+ * to pi on every compiler (the same bits as glibc's M_PI, which -std=c11 hides). Use it with
+ * carom_make_rot and carom_atan2 rather than libm's trigonometry (docs/determinism.md). */
 #define CAROM_PI 3.14159265358979323846
 
 #ifdef __cplusplus

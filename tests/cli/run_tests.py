@@ -191,6 +191,10 @@ def group_arguments():
         (["run", scene, "--trace", "t.csv", "--every", "0"],
          "carom: --every must be an integer from 1 to 2147483647, got '0'\n" + see_help),
         (["run", scene, "--frobnicate"], "carom: unknown option '--frobnicate'\n" + see_help),
+        (["run", scene, "--hsah"],
+         "carom: unknown option '--hsah'; did you mean --hash?\n" + see_help),
+        (["run", scene, "--stpes=10"],
+         "carom: unknown option '--stpes=10'; did you mean --steps?\n" + see_help),
         (["run", scene, "--hash=yes"], "carom: --hash takes no value\n" + see_help),
         (["run", scene, "--out"], "carom: --out needs a value\n" + see_help),
         (["run", scene, scene], f"carom: one scene file at a time: '{scene}' and '{scene}'\n"

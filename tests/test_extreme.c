@@ -124,8 +124,24 @@ static const char* first_non_finite(const carom_world* world, int* which) {
 }
 
 static carom_vec2 random_vec2(void) {
-    double x = pick(magnitudes, MAGNITUDES);
-    return carom_v2(x, pick(magnitudes, MAGNITUDES));
+    carom_vec2 v;
+    v.x = pick(magnitudes, MAGNITUDES);
+    v.y = pick(magnitudes, MAGNITUDES);
+    return v;
+}
+
+/* A magnitude times a fraction, shrunk by 1e-6 half the time: one draw per statement, as C
+ * leaves the order of calls within one expression open and the scenes must not depend on the
+ * compiler. */
+static double scaled(double value, double factor) { return value * factor; }
+static double offset(void) {
+    double value = pick(magnitudes, MAGNITUDES);
+    value = scaled(value, uniform());
+    return scaled(value, uniform() < 0.5 ? 1e-6 : 1.0);
+}
+static double random_position(void) {
+    double value = pick(magnitudes, MAGNITUDES);
+    return scaled(value, uniform());
 }
 
 /* Shapes 1.25 mm to 1e12 m, half of them placed far (to 1e12 m) from the body's origin. */
@@ -133,9 +149,8 @@ static void add_random_shapes(carom_body_id body, const carom_shape_def* shape_d
     int count = 1 + (int)(uniform() * 3);
     for (int s = 0; s < count; ++s) {
         double kind = uniform();
-        double x = pick(magnitudes, MAGNITUDES) * uniform() * (uniform() < 0.5 ? 1e-6 : 1.0);
-        double y = pick(magnitudes, MAGNITUDES) * uniform() * (uniform() < 0.5 ? 1e-6 : 1.0);
-        carom_vec2 center = carom_v2(x, y);
+        carom_vec2 center = carom_v2(offset(), 0.0);
+        center.y = offset();
         carom_clear_last_error();
         carom_shape_id shape;
         if (kind < 0.4) {
@@ -146,7 +161,8 @@ static void add_random_shapes(carom_body_id body, const carom_shape_def* shape_d
             double hy = pick(sizes, SIZES);
             shape = carom_create_box_shape(body, shape_def, hx, hy, center, uniform() * 7.0);
         } else {
-            carom_segment segment = {center, carom_v2(center.x + pick(sizes, SIZES), center.y)};
+            double length = pick(sizes, SIZES);
+            carom_segment segment = {center, carom_v2(center.x + length, center.y)};
             shape = carom_create_segment_shape(body, shape_def, &segment);
         }
         if (CAROM_IS_NULL(shape)) {
@@ -166,8 +182,8 @@ static carom_world_id random_world(carom_body_id* bodies, int* body_count) {
         carom_body_def def = carom_default_body_def();
         def.type = i == 0 ? CAROM_BODY_STATIC
                           : (uniform() < 0.2 ? CAROM_BODY_KINEMATIC : CAROM_BODY_DYNAMIC);
-        double px = pick(magnitudes, MAGNITUDES) * uniform();
-        def.position = carom_v2(px, pick(magnitudes, MAGNITUDES) * uniform());
+        def.position.x = random_position();
+        def.position.y = random_position();
         if (def.type != CAROM_BODY_STATIC) {
             def.linear_velocity = random_vec2();
             def.angular_velocity = pick(magnitudes, MAGNITUDES);
@@ -201,13 +217,14 @@ static void push_randomly(const carom_body_id* bodies, int count) {
         carom_clear_last_error();
         if (r < 0.2) {
             carom_vec2 force = random_vec2();
-            expect_ok_or_reported(carom_body_apply_force(bodies[i], force, random_vec2()),
+            carom_vec2 point = random_vec2();
+            expect_ok_or_reported(carom_body_apply_force(bodies[i], force, point),
                                   "carom_body_apply_force");
         } else if (r < 0.4) {
             carom_vec2 impulse = random_vec2();
-            expect_ok_or_reported(
-                carom_body_apply_linear_impulse(bodies[i], impulse, random_vec2()),
-                "carom_body_apply_linear_impulse");
+            carom_vec2 point = random_vec2();
+            expect_ok_or_reported(carom_body_apply_linear_impulse(bodies[i], impulse, point),
+                                  "carom_body_apply_linear_impulse");
         } else if (r < 0.5) {
             expect_ok_or_reported(carom_body_apply_torque(bodies[i], pick(magnitudes, MAGNITUDES)),
                                   "carom_body_apply_torque");

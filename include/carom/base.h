@@ -72,8 +72,9 @@ typedef enum carom_status {
  * CAROM_MAX_MAGNITUDE) is within them and the rule only ever slows what the simulation itself
  * made: a body under a gravity scale of 1e12, or bounced between bodies of mass ratio 1e16, could
  * otherwise gain speed step after step without bound until the arithmetic overflowed. With them,
- * each step starts from bounded values, and no value in a world ever becomes NaN or infinite,
- * whatever accepted inputs built it (docs/guide.md, Limits). */
+ * each step starts from bounded values, and no value of a world of bodies and shapes becomes NaN
+ * or infinite, whatever accepted inputs built it (docs/guide.md, Limits, says what was measured,
+ * and the one exception left: joints at extreme inputs). */
 #define CAROM_MAX_SPEED (2.0 * CAROM_MAX_MAGNITUDE)
 #define CAROM_MAX_ANGULAR_SPEED (2.0 * CAROM_MAX_MAGNITUDE)
 

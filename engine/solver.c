@@ -159,6 +159,24 @@ static CAROM_FORCE_INLINE carom_rot turn_rotation(carom_rot q, double angle) {
     return turned;
 }
 
+/* The speed limits (CAROM_MAX_SPEED, CAROM_MAX_ANGULAR_SPEED, base.h): a faster velocity is
+ * scaled down to the limit, keeping its direction. A rule of the world, applied to the
+ * velocities a step leaves, so that steps cannot compound a velocity (contacts between bodies of
+ * mass ratio 1e16 once grew one geometrically, step after step, until it overflowed); within one
+ * step every value then starts bounded and stays finite. Once per step rather than per substep:
+ * that cost 1.4 % of the instructions of 1,000 falling bodies, this 0.3 %. Never reached at the
+ * scale of games and simulations (a velocity you give is always within it): no bit changes. */
+static CAROM_FORCE_INLINE void limit_speeds(carom_vec2* linear_velocity, double* angular_velocity) {
+    double speed_squared = carom_length_squared(*linear_velocity);
+    if (speed_squared > CAROM_MAX_SPEED * CAROM_MAX_SPEED) {
+        *linear_velocity = carom_scale(CAROM_MAX_SPEED / sqrt(speed_squared), *linear_velocity);
+    }
+    if (fabs(*angular_velocity) > CAROM_MAX_ANGULAR_SPEED) {
+        *angular_velocity = *angular_velocity > 0.0 ? CAROM_MAX_ANGULAR_SPEED
+                                                    : -CAROM_MAX_ANGULAR_SPEED;
+    }
+}
+
 static void integrate_positions(carom_world* world, double h) {
     carom_solver* solver = &world->solver;
     int count = solver->moving_count;
@@ -252,12 +270,14 @@ static void settle_touching(carom_world* world) {
     }
 }
 
-/* Write the states back to the bodies, advance their rest timers, derive their origins, and
+/* Write the states back to the bodies, within the speed limits (restitution and the relax pass
+ * come after the last substep moved them), advance their rest timers, derive their origins, and
  * refresh bounding boxes. */
 static void finalize_bodies(carom_world* world, double dt) {
     carom_solver* solver = &world->solver;
     for (int i = 0; i < solver->moving_count; ++i) {
-        const carom_body_state* state = &solver->states[i];
+        carom_body_state* state = &solver->states[i];
+        limit_speeds(&state->linear_velocity, &state->angular_velocity);
         carom_body* body = &world->bodies[solver->state_bodies[i]];
         body->sweep.local_center = body->local_center;
         body->sweep.c1 = body->center;

@@ -112,6 +112,7 @@ typedef struct scene_def {
     double contact_recycle_distance;  /* m */
     double joint_hertz;               /* Hz */
     double joint_damping_ratio;
+    int max_contacts;                 /* carom_world_def.max_contacts, >= 1 */
     scene_body* bodies;
     int body_count;
     scene_joint* joints;

@@ -225,6 +225,7 @@ carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
     def.contact_recycle_distance = scene->contact_recycle_distance;
     def.joint_hertz = scene->joint_hertz;
     def.joint_damping_ratio = scene->joint_damping_ratio;
+    def.max_contacts = scene->max_contacts;
     *failed_body = -1;
     *world = carom_create_world(&def);
     if (CAROM_IS_NULL(*world)) {

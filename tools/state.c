@@ -164,6 +164,9 @@ static void write_world_settings(FILE* file, const scene_def* scene) {
             write_number(file, numbers[i].value);
         }
     }
+    if (scene->max_contacts != engine.max_contacts) {
+        fprintf(file, ", \"max_contacts\": %d", scene->max_contacts);
+    }
 }
 
 /* ---- Joints: the file's settings, and the geometry the engine keeps ----------------------- */

@@ -40,8 +40,9 @@ CAROM_API carom_world_id carom_create_world(const carom_world_def* def);
 CAROM_API carom_status carom_destroy_world(carom_world_id world);
 CAROM_API int carom_world_is_valid(carom_world_id world);
 
-/* Advance the world by one fixed step of dt seconds (finite, > 0), split into the world's
- * substeps. Refused with CAROM_ERROR_NO_MASS while a dynamic body has no mass. */
+/* Advance the world by one fixed step of dt seconds (finite, > 0, at most CAROM_MAX_MAGNITUDE),
+ * split into the world's substeps. Refused with CAROM_ERROR_NO_MASS while a dynamic body has no
+ * mass. The velocities it leaves are within the speed limits (CAROM_MAX_SPEED, base.h). */
 CAROM_API carom_status carom_world_step(carom_world_id world, double dt);
 
 CAROM_API carom_status carom_world_set_gravity(carom_world_id world, carom_vec2 gravity);

@@ -45,7 +45,8 @@ extern "C" {
 
 /* carom's own sine and cosine of an angle in radians, the same bits on every platform.
  * Measured against glibc (tests/test_math.c): within 1 ulp for |angle| <= 1000, within 2 ulp
- * for |angle| <= 1e6; |c^2 + s^2 - 1| <= 3.1e-16. */
+ * for |angle| <= 1e6; |c^2 + s^2 - 1| <= 3.1e-16. Any finite angle gives a unit rotation: one
+ * beyond CAROM_MAX_MAGNITUDE is first reduced modulo 2 pi (in double arithmetic, exactly). */
 CAROM_API carom_rot carom_make_rot(double angle);
 /* The angle of a rotation in radians, in [-pi, pi]; carom's own atan2. */
 CAROM_API double carom_rot_get_angle(carom_rot q);

@@ -157,6 +157,15 @@ def group_bad():
               "too densely; spread them out or destroy some, or create the world with a larger "
               "max_contacts. The step was not taken\n",
               f"a pile too dense to step: stderr\n{err}")
+        # The scene's own bound (world.max_contacts): 8 circles at one point make 28 pairs.
+        with open(os.path.join(scratch, "small_pile.json"), "w") as file:
+            json.dump({"version": 1, "world": {"max_contacts": 27},
+                       "bodies": [circle] * 8}, file)
+        status, out, err = run(["run", "small_pile.json", "--hash"], cwd=scratch)
+        check(status == 1, f"a pile over the scene's max_contacts: exit {status}, expected 1")
+        check(err.startswith("carom: step 1 failed: the step would make 28 new contacts besides "
+                             "the 0 there are, more than the world's max_contacts (27)"),
+              f"a pile over the scene's max_contacts: stderr\n{err}")
 
 
 # ---- arguments ------------------------------------------------------------------------------
@@ -422,6 +431,38 @@ def group_state():
                 for number in re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", file.read()):
                     value = float(number)
                     check(float(repr(value)) == value, f"{path}: {number} does not round-trip")
+        state_keeps_max_contacts(scratch)
+
+
+def state_keeps_max_contacts(scratch):
+    """world.max_contacts holds, is written back by state files, and only when not the
+    default."""
+    circle = {"type": "dynamic", "shapes": [{"type": "circle", "radius": 0.5}]}
+    for max_contacts, written in ((28, True), (1000000, False)):
+        scene_path = os.path.join(scratch, "pile.json")
+        with open(scene_path, "w") as file:
+            json.dump({"version": 1, "world": {"max_contacts": max_contacts},
+                       "bodies": [circle] * 8}, file)
+        state_path = os.path.join(scratch, "pile_state.json")
+        run_ok(["run", scene_path, "--steps", "3", "--out", state_path])
+        world = load_json(state_path)["world"]
+        if written:
+            check(world.get("max_contacts") == max_contacts,
+                  f"max_contacts {max_contacts}: the state file's world is {world}")
+        else:
+            check("max_contacts" not in world,
+                  f"the default max_contacts was written: the state file's world is {world}")
+        out, _ = run_ok(["run", state_path, "--steps", "1", "--hash"])
+        check(out.startswith("hash: "), f"max_contacts {max_contacts}: reading back: {out!r}")
+        if written:
+            # the state read back keeps the bound: a ninth circle at the pile makes 36 pairs
+            state = load_json(state_path)
+            state["bodies"].append(dict(circle, position=state["bodies"][0]["position"]))
+            with open(state_path, "w") as file:
+                json.dump(state, file)
+            status, _, err = run(["run", state_path, "--steps", "1"])
+            check(status == 1 and "more than the world's max_contacts (28)" in err,
+                  f"a ninth circle in the state read back: exit {status}, stderr\n{err}")
 
 
 # ---- trace ----------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ static lane_writer slot_lane(const carom_solver* solver, int slot) {
 }
 
 static double get(const lane_writer* w, int field) {
-    return carom_contact_field_value(w->group, w->lanes, field, w->lane);
+    return *carom_contact_field(w->group, w->lanes, field, w->lane);
 }
 
 /* The contacts that become constraints, in id order, the states of their bodies (the rest
@@ -184,7 +184,8 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     double contact_hertz = carom_min_d(world->def.contact_hertz, max_hertz);
     double static_hertz = carom_min_d(2.0 * world->def.contact_hertz, max_hertz);
     settings->soft = carom_make_softness(contact_hertz, world->def.contact_damping_ratio, h);
-    settings->static_soft = carom_make_softness(static_hertz, world->def.contact_damping_ratio, h);
+    settings->static_soft =
+        carom_make_softness(static_hertz, world->def.contact_damping_ratio, h);
 
     /* Where each constraint goes: colour after colour; within a colour the one-point
      * constraints first, then the two-point ones, each in index order, so that most groups are
@@ -261,11 +262,10 @@ void carom_contact_solver_restitution(carom_world* world) {
 carom_constraint_point_result carom_contact_solver_point(const carom_world* world, int constraint,
                                                          int point) {
     lane_writer w = slot_lane(&world->solver, world->solver.constraint_slots[constraint]);
+    int base = point * CAROM_CF_POINT_STRIDE;
     carom_constraint_point_result result = {
-        get(&w, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, point)),
-        get(&w, carom_contact_point_field(CAROM_CF_TANGENT_IMPULSE, point)),
-        get(&w, carom_contact_point_field(CAROM_CF_MAX_NORMAL_IMPULSE, point)),
-        get(&w, CAROM_CF_RELATIVE_VELOCITY1 + point)};
+        get(&w, base + CAROM_CF_NORMAL_IMPULSE), get(&w, base + CAROM_CF_TANGENT_IMPULSE),
+        get(&w, base + CAROM_CF_MAX_NORMAL_IMPULSE), get(&w, CAROM_CF_RELATIVE_VELOCITY1 + point)};
     return result;
 }
 
@@ -275,10 +275,9 @@ void carom_contact_solver_store(carom_world* world) {
         carom_contact* contact = &world->contacts[solver->constraint_contacts[i]];
         lane_writer w = slot_lane(solver, solver->constraint_slots[i]);
         for (int j = 0; j < contact->point_count; ++j) {
-            contact->points[j].normal_impulse =
-                get(&w, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, j));
-            contact->points[j].tangent_impulse =
-                get(&w, carom_contact_point_field(CAROM_CF_TANGENT_IMPULSE, j));
+            int base = j * CAROM_CF_POINT_STRIDE;
+            contact->points[j].normal_impulse = get(&w, base + CAROM_CF_NORMAL_IMPULSE);
+            contact->points[j].tangent_impulse = get(&w, base + CAROM_CF_TANGENT_IMPULSE);
         }
     }
 }

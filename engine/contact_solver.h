@@ -31,109 +31,60 @@ typedef struct carom_state_mass {
     double inv_mass, inv_inertia;
 } carom_state_mass;
 
-/* The fields of a constraint, each stored as `lanes` consecutive values in its group. What is
- * accumulated pass after pass (the impulses) is kept in doubles; what a step computes once and
- * the passes only read (normal, masses, anchors, the block's matrix) is kept in floats, read
- * into doubles and computed with in doubles. Why floats: a pile of tens of thousands of
- * contacts streams every constraint from memory a dozen times a step (warm start, solve and
- * relax in each substep), and at 36 doubles a constraint that stream was the step's cost
- * (many_pyramids, docs/benchmarks.md). A float keeps 24 bits: an anchor of 1 m to 0.1 um, a
- * normal to 6e-8 rad, far inside what the soft solve resolves. The rounding is IEEE
- * round-to-nearest on every target, so the bits are still the same everywhere.
- *
- * Doubles are numbered from 0, floats from CAROM_CF_FLOAT_FIRST; a point's fields start at the
- * first point's and the second's are a stride further on (carom_contact_point_field). */
+/* The doubles of a constraint, each stored as `lanes` consecutive values in its group. What the
+ * substep loops read comes first; restitution's fields last. */
 enum carom_contact_field {
-    /* doubles, per point */
-    CAROM_CF_NORMAL_IMPULSE, /* accumulated (N s) */
-    CAROM_CF_TANGENT_IMPULSE,
-    CAROM_CF_MAX_NORMAL_IMPULSE, /* largest single normal impulse this step: did it push? */
-    CAROM_CF_DOUBLE_POINT_STRIDE,
-    /* doubles, per constraint */
-    CAROM_CF_INV_MASS_A = 2 * CAROM_CF_DOUBLE_POINT_STRIDE,
+    CAROM_CF_NORMAL_X,
+    CAROM_CF_NORMAL_Y,
+    CAROM_CF_FRICTION,
+    CAROM_CF_INV_MASS_A,
     CAROM_CF_INV_INERTIA_A,
     CAROM_CF_INV_MASS_B,
     CAROM_CF_INV_INERTIA_B,
-    CAROM_CF_RESTITUTION,
-    CAROM_CF_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
-    CAROM_CF_RELATIVE_VELOCITY2,
-    CAROM_CF_DOUBLE_COUNT,
-    /* floats */
-    CAROM_CF_FLOAT_FIRST = 32,
-    CAROM_CF_NORMAL_X = CAROM_CF_FLOAT_FIRST,
-    CAROM_CF_NORMAL_Y,
-    CAROM_CF_FRICTION,
     CAROM_CF_BLOCK,   /* 1: both normal impulses may be solved together (2x2 block), else 0 */
     CAROM_CF_INV_K11, /* the block's inverse normal mass matrix */
     CAROM_CF_INV_K12,
     CAROM_CF_INV_K22,
-    CAROM_CF_FLOAT_POINT1, /* per point: */
-    CAROM_CF_ANCHOR_A_X = CAROM_CF_FLOAT_POINT1, /* relative to A's center of mass, world frame */
+    CAROM_CF_POINT1, /* the first point's fields start here, the second's CAROM_CF_POINT_STRIDE on
+                      */
+    CAROM_CF_ANCHOR_A_X = CAROM_CF_POINT1, /* point relative to A's center of mass, world frame */
     CAROM_CF_ANCHOR_A_Y,
     CAROM_CF_ANCHOR_B_X,
     CAROM_CF_ANCHOR_B_Y,
     CAROM_CF_BASE_SEPARATION, /* at the start of the step (m) */
     CAROM_CF_NORMAL_MASS,
     CAROM_CF_TANGENT_MASS,
-    CAROM_CF_FLOAT_POINT_END,
-    CAROM_CF_FLOAT_POINT_STRIDE = CAROM_CF_FLOAT_POINT_END - CAROM_CF_FLOAT_POINT1,
-    CAROM_CF_FLOAT_END = CAROM_CF_FLOAT_POINT1 + 2 * CAROM_CF_FLOAT_POINT_STRIDE,
-    CAROM_CF_FLOAT_COUNT = CAROM_CF_FLOAT_END - CAROM_CF_FLOAT_FIRST
+    CAROM_CF_NORMAL_IMPULSE, /* accumulated (N s) */
+    CAROM_CF_TANGENT_IMPULSE,
+    CAROM_CF_MAX_NORMAL_IMPULSE, /* largest single normal impulse this step: did it push? */
+    CAROM_CF_POINT_END,
+    CAROM_CF_POINT_STRIDE = CAROM_CF_POINT_END - CAROM_CF_POINT1,
+    CAROM_CF_RESTITUTION = CAROM_CF_POINT1 + 2 * CAROM_CF_POINT_STRIDE,
+    CAROM_CF_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
+    CAROM_CF_RELATIVE_VELOCITY2,
+    CAROM_CF_COUNT
 };
-
-/* Point `point` (0 or 1)'s copy of a per-point field. */
-static inline int carom_contact_point_field(int field, int point) {
-    return field + point * (field < CAROM_CF_FLOAT_FIRST ? CAROM_CF_DOUBLE_POINT_STRIDE
-                                                         : CAROM_CF_FLOAT_POINT_STRIDE);
-}
 
 /* Per-lane flags: which of the two bodies the constraint may change. Static and kinematic
  * bodies are read (a kinematic body's velocity matters) but never written, so lanes of one
  * colour may share them. A padding lane has neither flag and all-zero fields: it moves nothing. */
 enum { CAROM_CF_WRITE_A = 1, CAROM_CF_WRITE_B = 2 };
 
-/* Bytes of one group of `lanes` constraints: the doubles, the floats, then four int32 per lane
- * (state A, state B, flags, contact id), rounded up to 64 bytes so every group starts on a cache
- * line. */
+/* Bytes of one group of `lanes` constraints: the doubles, then four int32 per lane (state A,
+ * state B, flags, contact id), rounded up to 64 bytes so every group starts on a cache line. */
 static inline size_t carom_contact_group_size(int lanes) {
-    size_t bytes = (size_t)lanes * (CAROM_CF_DOUBLE_COUNT * sizeof(double) +
-                                    CAROM_CF_FLOAT_COUNT * sizeof(float) + 4 * sizeof(int32_t));
+    size_t bytes = (size_t)lanes * (CAROM_CF_COUNT * sizeof(double) + 4 * sizeof(int32_t));
     return (bytes + 63) & ~(size_t)63;
 }
 
-/* The doubles of a group of `lanes`, then its floats. */
-static inline double* carom_contact_doubles(void* group) {
-    return (double*)group;
-}
-static inline float* carom_contact_floats(void* group, int lanes) {
-    return (float*)((double*)group + (size_t)CAROM_CF_DOUBLE_COUNT * (size_t)lanes);
+/* A field of lane `lane` in a group of `lanes`. */
+static inline double* carom_contact_field(void* group, int lanes, int field, int lane) {
+    return (double*)group + (size_t)field * (size_t)lanes + (size_t)lane;
 }
 
-/* Field `field` of lane `lane` in a group of `lanes`, read as a double. */
-static inline double carom_contact_field_value(void* group, int lanes, int field, int lane) {
-    if (field < CAROM_CF_FLOAT_FIRST) {
-        return carom_contact_doubles(group)[(size_t)field * (size_t)lanes + (size_t)lane];
-    }
-    return carom_contact_floats(
-        group, lanes)[(size_t)(field - CAROM_CF_FLOAT_FIRST) * (size_t)lanes + (size_t)lane];
-}
-
-/* Field `field` of lane `lane` set to `value` (rounded to the nearest float for a float field). */
-static inline void carom_contact_set_field(void* group, int lanes, int field, int lane,
-                                           double value) {
-    if (field < CAROM_CF_FLOAT_FIRST) {
-        carom_contact_doubles(group)[(size_t)field * (size_t)lanes + (size_t)lane] = value;
-    } else {
-        carom_contact_floats(
-            group, lanes)[(size_t)(field - CAROM_CF_FLOAT_FIRST) * (size_t)lanes + (size_t)lane] =
-            (float)value;
-    }
-}
-
-/* The int32 arrays after the floats: state A, state B, flags and contact id, `lanes` each. */
+/* The int32 arrays after the doubles: state A, state B, flags and contact id, `lanes` each. */
 static inline int32_t* carom_contact_ints(void* group, int lanes) {
-    return (int32_t*)(carom_contact_floats(group, lanes) +
-                      (size_t)CAROM_CF_FLOAT_COUNT * (size_t)lanes);
+    return (int32_t*)((double*)group + (size_t)CAROM_CF_COUNT * (size_t)lanes);
 }
 enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_CONTACT };
 
@@ -164,7 +115,7 @@ typedef struct carom_contact_input {
     int state_a, state_b;           /* the states of its bodies (the rest state if none) */
     const carom_body_state* body_a; /* those states, at the start of the step */
     const carom_body_state* body_b;
-    carom_state_mass mass_a, mass_b; /* 0 for bodies the constraint only reads */
+    carom_state_mass mass_a, mass_b;   /* 0 for bodies the constraint only reads */
 } carom_contact_input;
 
 /* The loops of one width: over `count` consecutive groups, or one lane. */

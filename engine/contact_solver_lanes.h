@@ -216,36 +216,25 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
 
 /* A group viewed as lane values. */
 typedef struct group_view {
-    double* doubles;
-    float* floats;
+    double* base;
     int32_t* ints;
 } group_view;
 
 static CAROM_FORCE_INLINE group_view view(void* group) {
-    group_view g = {carom_contact_doubles(group), carom_contact_floats(group, LANES),
-                    carom_contact_ints(group, LANES)};
+    group_view g = {(double*)group, carom_contact_ints(group, LANES)};
     return g;
 }
 
-/* A field as lane values (`field` is a constant wherever this is inlined, so the choice
- * between the double and the float part costs nothing). */
 static CAROM_FORCE_INLINE lane_d get(group_view g, int field) {
-    if (field < CAROM_CF_FLOAT_FIRST) {
-        return lane_load(g.doubles + field * LANES);
-    }
-    return lane_load_float(g.floats + (field - CAROM_CF_FLOAT_FIRST) * LANES);
+    return lane_load(g.base + field * LANES);
 }
 
 static CAROM_FORCE_INLINE void put(group_view g, int field, lane_d value) {
-    if (field < CAROM_CF_FLOAT_FIRST) {
-        lane_store(g.doubles + field * LANES, value);
-    } else {
-        lane_store_float(g.floats + (field - CAROM_CF_FLOAT_FIRST) * LANES, value);
-    }
+    lane_store(g.base + field * LANES, value);
 }
 
 /* The point's field: point 0 or 1. */
-#define PF(point, field) carom_contact_point_field(field, point)
+#define PF(point, field) ((field) + (point)*CAROM_CF_POINT_STRIDE)
 
 typedef struct constraint_lanes {
     lane_d nx, ny;
@@ -357,14 +346,14 @@ typedef struct spring_lanes {
 
 static CAROM_FORCE_INLINE spring_lanes springs(const constraint_lanes* c,
                                                const carom_solve_settings* settings) {
-    lane_mask fixed =
-        lane_equal(c->inv_mass_a, lane_zero()) | lane_equal(c->inv_mass_b, lane_zero());
+    lane_mask fixed = lane_equal(c->inv_mass_a, lane_zero()) | lane_equal(c->inv_mass_b, lane_zero());
     const carom_softness* soft = &settings->soft;
     const carom_softness* fixed_soft = &settings->static_soft;
     spring_lanes s = {
         lane_select(fixed, lane_splat(fixed_soft->bias_rate), lane_splat(soft->bias_rate)),
         lane_select(fixed, lane_splat(fixed_soft->mass_scale), lane_splat(soft->mass_scale)),
-        lane_select(fixed, lane_splat(fixed_soft->impulse_scale), lane_splat(soft->impulse_scale))};
+        lane_select(fixed, lane_splat(fixed_soft->impulse_scale),
+                    lane_splat(soft->impulse_scale))};
     return s;
 }
 
@@ -518,8 +507,8 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
 static CAROM_FORCE_INLINE void
 solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, const point_lanes* p,
                    const drive_lanes* d, group_view g, lane_d* normal, lane_d* largest,
-                   const lane_d* normal_mass, const lane_d* separation, int flip, lane_mask second,
-                   bool all_second) {
+                   const lane_d* normal_mass, const lane_d* separation, int flip,
+                   lane_mask second, bool all_second) {
     lane_d rhs1 = relative_speed(a, b, &p[0], c->nx, c->ny) + d[0].bias;
     lane_d rhs2 = relative_speed(a, b, &p[1], c->nx, c->ny) + d[1].bias;
     lane_d k11 = get(g, CAROM_CF_INV_K11);
@@ -539,8 +528,8 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     /* Most groups take one way in every lane (piles: in order; symmetric stacks: the block):
      * only the way taken is worked out, with the same bits as the mixed case below. */
     if (!lane_any(use_block)) {
-        solve_normal_ordered(a, b, c, p, d, normal, largest, normal_mass, separation, flip, second,
-                             all_second);
+        solve_normal_ordered(a, b, c, p, d, normal, largest, normal_mass, separation, flip,
+                             second, all_second);
         return;
     }
     if (lane_all(use_block)) {
@@ -650,10 +639,9 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
 
 /* The groups with a one-point constraint, out of line so that the loop over two-point groups
  * stays as small as it was. */
-static __attribute__((noinline)) void
-solve_group_with_single_points(group_view g, carom_body_state* states,
-                               const carom_solve_settings* settings, bool use_bias,
-                               lane_mask second) {
+static __attribute__((noinline)) void solve_group_with_single_points(
+    group_view g, carom_body_state* states, const carom_solve_settings* settings, bool use_bias,
+    lane_mask second) {
     if (lane_any(second)) {
         solve_group_of(g, states, settings, use_bias, 2, second, false);
     } else {
@@ -739,10 +727,10 @@ static CAROM_FORCE_INLINE lane_d limit_bounce(body_lanes* a, body_lanes* b, cons
     lane_d added = pair_energy(a, b, mass, ux, uy) - pair_energy(a0, b0, mass, ux, uy);
     lane_d quadratic = pair_energy(&da, &db, mass, zero, zero);
     lane_d linear = added - quadratic;
-    lane_d root =
-        (lane_sqrt(lane_max(linear * linear + lane_splat(4.0) * quadratic * allowed, zero)) -
-         linear) /
-        (lane_splat(2.0) * lane_select(lane_greater(quadratic, zero), quadratic, one));
+    lane_d root = (lane_sqrt(lane_max(linear * linear + lane_splat(4.0) * quadratic * allowed,
+                                      zero)) -
+                   linear) /
+                  (lane_splat(2.0) * lane_select(lane_greater(quadratic, zero), quadratic, one));
     lane_d s = lane_select(lane_greater(added, allowed), lane_max(lane_min(root, one), zero), one);
     a->vx = a0->vx + s * da.vx;
     a->vy = a0->vy + s * da.vy;
@@ -751,20 +739,6 @@ static CAROM_FORCE_INLINE lane_d limit_bounce(body_lanes* a, body_lanes* b, cons
     b->vy = b0->vy + s * db.vy;
     b->w = b0->w + s * db.w;
     return s;
-}
-
-/* A point's normal mass worked out again in doubles, as prepare_point does: the stored one is a
- * float (contact_solver.h), close enough for the passes that converge on it, but a bounce is a
- * single pass, and a ball's rebound should be what the restitution formula says to the last
- * bits a double keeps. */
-static CAROM_FORCE_INLINE lane_d exact_normal_mass(const constraint_lanes* c, const point_lanes* p) {
-    lane_d rna = p->rax * c->ny - p->ray * c->nx;
-    lane_d rnb = p->rbx * c->ny - p->rby * c->nx;
-    lane_d k = c->inv_mass_a + c->inv_mass_b + c->inv_inertia_a * rna * rna +
-               c->inv_inertia_b * rnb * rnb;
-    lane_mask positive = lane_greater(k, lane_zero());
-    return lane_select(positive, lane_splat(1.0) / lane_select(positive, k, lane_splat(1.0)),
-                       lane_zero());
 }
 
 /* Drive each approaching point's normal velocity to -restitution times its approach speed
@@ -795,7 +769,7 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
                 lane_greater(get(g, PF(j, CAROM_CF_MAX_NORMAL_IMPULSE)), lane_zero()) &
                 lane_greater(restitution, lane_zero());
             lane_d vn = relative_speed(&a, &b, &p, c.nx, c.ny);
-            lane_d impulse = -exact_normal_mass(&c, &p) * (vn + restitution * speed);
+            lane_d impulse = -get(g, PF(j, CAROM_CF_NORMAL_MASS)) * (vn + restitution * speed);
             lane_d total = lane_max(accumulated + impulse, lane_zero());
             impulse = lane_select(bounces, total - accumulated, lane_zero());
             before[j] = accumulated;
@@ -808,8 +782,8 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
             }
         }
         /* a millionth more, so that rounding never trims an exact bounce */
-        lane_d allowed =
-            restitution * restitution * approach_energy(g, approach) * lane_splat(1.0 + 1e-6);
+        lane_d allowed = restitution * restitution * approach_energy(g, approach) *
+                         lane_splat(1.0 + 1e-6);
         lane_d kept = limit_bounce(&a, &b, &a0, &b0, &c, allowed);
         for (int j = 0; j < 2; ++j) {
             put(g, PF(j, CAROM_CF_NORMAL_IMPULSE), before[j] + kept * bounced[j]);
@@ -825,27 +799,19 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
  * Once per constraint per step; here rather than in contact_solver.c so that every field's
  * address is a constant of the width. */
 
-/* Field `field` of lane `lane` set to `value` (contact_solver.h: floats are rounded). */
-static CAROM_FORCE_INLINE void set_field(void* group, int lane, int field, double value) {
-    carom_contact_set_field(group, LANES, field, lane, value);
-}
+/* Field `field` of lane `lane`. */
+#define LANE_FIELD(group, field, lane) (((double*)(group))[(field)*LANES + (lane)])
 
 static void clear_point(void* group, int lane, int point) {
-    for (int field = 0; field < CAROM_CF_DOUBLE_POINT_STRIDE; ++field) {
-        set_field(group, lane, PF(point, field), 0.0);
+    for (int field = CAROM_CF_POINT1; field < CAROM_CF_POINT_END; ++field) {
+        LANE_FIELD(group, field + point * CAROM_CF_POINT_STRIDE, lane) = 0.0;
     }
-    for (int field = CAROM_CF_FLOAT_POINT1; field < CAROM_CF_FLOAT_POINT_END; ++field) {
-        set_field(group, lane, PF(point, field), 0.0);
-    }
-    set_field(group, lane, CAROM_CF_RELATIVE_VELOCITY1 + point, 0.0);
+    LANE_FIELD(group, CAROM_CF_RELATIVE_VELOCITY1 + point, lane) = 0.0;
 }
 
 static void clear_lane(void* group, int lane) {
-    for (int field = 0; field < CAROM_CF_DOUBLE_COUNT; ++field) {
-        set_field(group, lane, field, 0.0);
-    }
-    for (int field = CAROM_CF_FLOAT_FIRST; field < CAROM_CF_FLOAT_END; ++field) {
-        set_field(group, lane, field, 0.0);
+    for (int field = 0; field < CAROM_CF_COUNT; ++field) {
+        LANE_FIELD(group, field, lane) = 0.0;
     }
     int32_t* ints = carom_contact_ints(group, LANES);
     for (int k = CAROM_CI_STATE_A; k <= CAROM_CI_CONTACT; ++k) {
@@ -856,45 +822,46 @@ static void clear_lane(void* group, int lane) {
 static CAROM_FORCE_INLINE void prepare_point(void* group, int lane, int point,
                                              const carom_contact_point* mp, carom_vec2 normal,
                                              const carom_contact_input* in) {
+    double* f = (double*)group + point * CAROM_CF_POINT_STRIDE * LANES + lane;
     carom_vec2 tangent = carom_right_perp(normal);
     carom_vec2 ra = mp->anchor_a;
     carom_vec2 rb = mp->anchor_b;
-    set_field(group, lane, PF(point, CAROM_CF_ANCHOR_A_X), ra.x);
-    set_field(group, lane, PF(point, CAROM_CF_ANCHOR_A_Y), ra.y);
-    set_field(group, lane, PF(point, CAROM_CF_ANCHOR_B_X), rb.x);
-    set_field(group, lane, PF(point, CAROM_CF_ANCHOR_B_Y), rb.y);
-    set_field(group, lane, PF(point, CAROM_CF_BASE_SEPARATION), mp->separation);
-    set_field(group, lane, PF(point, CAROM_CF_NORMAL_IMPULSE), mp->normal_impulse);
-    set_field(group, lane, PF(point, CAROM_CF_TANGENT_IMPULSE), mp->tangent_impulse);
-    set_field(group, lane, PF(point, CAROM_CF_MAX_NORMAL_IMPULSE), 0.0);
+    f[CAROM_CF_ANCHOR_A_X * LANES] = ra.x;
+    f[CAROM_CF_ANCHOR_A_Y * LANES] = ra.y;
+    f[CAROM_CF_ANCHOR_B_X * LANES] = rb.x;
+    f[CAROM_CF_ANCHOR_B_Y * LANES] = rb.y;
+    f[CAROM_CF_BASE_SEPARATION * LANES] = mp->separation;
+    f[CAROM_CF_NORMAL_IMPULSE * LANES] = mp->normal_impulse;
+    f[CAROM_CF_TANGENT_IMPULSE * LANES] = mp->tangent_impulse;
+    f[CAROM_CF_MAX_NORMAL_IMPULSE * LANES] = 0.0;
     double ima = in->mass_a.inv_mass, iia = in->mass_a.inv_inertia;
     double imb = in->mass_b.inv_mass, iib = in->mass_b.inv_inertia;
     double rna = carom_cross(ra, normal);
     double rnb = carom_cross(rb, normal);
     double k_normal = ima + imb + iia * rna * rna + iib * rnb * rnb;
-    set_field(group, lane, PF(point, CAROM_CF_NORMAL_MASS), k_normal > 0.0 ? 1.0 / k_normal : 0.0);
+    f[CAROM_CF_NORMAL_MASS * LANES] = k_normal > 0.0 ? 1.0 / k_normal : 0.0;
     double rta = carom_cross(ra, tangent);
     double rtb = carom_cross(rb, tangent);
     double k_tangent = ima + imb + iia * rta * rta + iib * rtb * rtb;
-    set_field(group, lane, PF(point, CAROM_CF_TANGENT_MASS),
-              k_tangent > 0.0 ? 1.0 / k_tangent : 0.0);
+    f[CAROM_CF_TANGENT_MASS * LANES] = k_tangent > 0.0 ? 1.0 / k_tangent : 0.0;
     /* the approach before the step, for restitution and hit events */
     const carom_body_state* sa = in->body_a;
     const carom_body_state* sb = in->body_b;
     carom_vec2 va = carom_add(sa->linear_velocity, carom_cross_sv(sa->angular_velocity, ra));
     carom_vec2 vb = carom_add(sb->linear_velocity, carom_cross_sv(sb->angular_velocity, rb));
-    set_field(group, lane, CAROM_CF_RELATIVE_VELOCITY1 + point,
-              carom_dot(normal, carom_sub(vb, va)));
+    LANE_FIELD(group, CAROM_CF_RELATIVE_VELOCITY1 + point, lane) =
+        carom_dot(normal, carom_sub(vb, va));
 }
 
 /* The block's inverse mass matrix (contact_solver.h). Points too close together make the
  * matrix nearly singular: those are solved one by one. */
 static CAROM_FORCE_INLINE void prepare_block(void* group, int lane, const carom_contact* contact,
                                              const carom_contact_input* in) {
-    set_field(group, lane, CAROM_CF_BLOCK, 0.0);
-    set_field(group, lane, CAROM_CF_INV_K11, 0.0);
-    set_field(group, lane, CAROM_CF_INV_K12, 0.0);
-    set_field(group, lane, CAROM_CF_INV_K22, 0.0);
+    double* f = (double*)group + lane;
+    f[CAROM_CF_BLOCK * LANES] = 0.0;
+    f[CAROM_CF_INV_K11 * LANES] = 0.0;
+    f[CAROM_CF_INV_K12 * LANES] = 0.0;
+    f[CAROM_CF_INV_K22 * LANES] = 0.0;
     if (contact->point_count != 2) {
         return;
     }
@@ -915,10 +882,10 @@ static CAROM_FORCE_INLINE void prepare_block(void* group, int lane, const carom_
         return;
     }
     double inv_det = 1.0 / determinant;
-    set_field(group, lane, CAROM_CF_BLOCK, 1.0);
-    set_field(group, lane, CAROM_CF_INV_K11, inv_det * k22);
-    set_field(group, lane, CAROM_CF_INV_K12, -inv_det * k12);
-    set_field(group, lane, CAROM_CF_INV_K22, inv_det * k11);
+    f[CAROM_CF_BLOCK * LANES] = 1.0;
+    f[CAROM_CF_INV_K11 * LANES] = inv_det * k22;
+    f[CAROM_CF_INV_K12 * LANES] = -inv_det * k12;
+    f[CAROM_CF_INV_K22 * LANES] = inv_det * k11;
 }
 
 static void prepare_lane(void* group, int lane, const carom_contact_input* in) {
@@ -930,14 +897,14 @@ static void prepare_lane(void* group, int lane, const carom_contact_input* in) {
     ints[CAROM_CI_FLAGS * LANES + lane] =
         (ima > 0.0 ? CAROM_CF_WRITE_A : 0) | (imb > 0.0 ? CAROM_CF_WRITE_B : 0);
     ints[CAROM_CI_CONTACT * LANES + lane] = contact->id;
-    set_field(group, lane, CAROM_CF_NORMAL_X, contact->normal.x);
-    set_field(group, lane, CAROM_CF_NORMAL_Y, contact->normal.y);
-    set_field(group, lane, CAROM_CF_FRICTION, contact->friction);
-    set_field(group, lane, CAROM_CF_RESTITUTION, contact->restitution);
-    set_field(group, lane, CAROM_CF_INV_MASS_A, ima);
-    set_field(group, lane, CAROM_CF_INV_INERTIA_A, in->mass_a.inv_inertia);
-    set_field(group, lane, CAROM_CF_INV_MASS_B, imb);
-    set_field(group, lane, CAROM_CF_INV_INERTIA_B, in->mass_b.inv_inertia);
+    LANE_FIELD(group, CAROM_CF_NORMAL_X, lane) = contact->normal.x;
+    LANE_FIELD(group, CAROM_CF_NORMAL_Y, lane) = contact->normal.y;
+    LANE_FIELD(group, CAROM_CF_FRICTION, lane) = contact->friction;
+    LANE_FIELD(group, CAROM_CF_RESTITUTION, lane) = contact->restitution;
+    LANE_FIELD(group, CAROM_CF_INV_MASS_A, lane) = ima;
+    LANE_FIELD(group, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
+    LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = imb;
+    LANE_FIELD(group, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
     prepare_point(group, lane, 0, &contact->points[0], contact->normal, in);
     if (contact->point_count == 2) {
         prepare_point(group, lane, 1, &contact->points[1], contact->normal, in);
@@ -946,6 +913,7 @@ static void prepare_lane(void* group, int lane, const carom_contact_input* in) {
     }
     prepare_block(group, lane, contact, in);
 }
+#undef LANE_FIELD
 
 const carom_contact_kernel CAROM_KERNEL_NAME = {
     LANES, prepare_lane, clear_lane, warm_start_groups, solve_groups, restitution_groups};

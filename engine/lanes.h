@@ -27,11 +27,9 @@
 #if CAROM_LANES == 1
 typedef double lane_d;
 typedef int64_t lane_mask; /* 0 or -1 (all bits set) */
-typedef float lane_f;      /* storage only: read into lane_d, never computed with */
 #else
 typedef double lane_d __attribute__((vector_size(8 * CAROM_LANES)));
 typedef int64_t lane_mask __attribute__((vector_size(8 * CAROM_LANES)));
-typedef float lane_f __attribute__((vector_size(4 * CAROM_LANES)));
 #endif
 
 /* value in every lane: value - (+0) is value exactly, -0 included. */
@@ -141,26 +139,6 @@ static CAROM_FORCE_INLINE lane_d lane_load(const double* p) {
 
 static CAROM_FORCE_INLINE void lane_store(double* p, lane_d value) {
     __builtin_memcpy(p, &value, sizeof(value));
-}
-
-/* A lane value from CAROM_LANES consecutive floats, each widened exactly, and back, each
- * rounded to the nearest float (IEEE conversions: the same bits on every target). */
-static CAROM_FORCE_INLINE lane_d lane_load_float(const float* p) {
-    lane_f value;
-    __builtin_memcpy(&value, p, sizeof(value));
-#if CAROM_LANES == 1
-    return (double)value;
-#else
-    return __builtin_convertvector(value, lane_d);
-#endif
-}
-static CAROM_FORCE_INLINE void lane_store_float(float* p, lane_d value) {
-#if CAROM_LANES == 1
-    lane_f narrow = (float)value;
-#else
-    lane_f narrow = __builtin_convertvector(value, lane_f);
-#endif
-    __builtin_memcpy(p, &narrow, sizeof(narrow));
 }
 
 #endif

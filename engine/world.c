@@ -88,6 +88,23 @@ void carom_unlock_world(carom_world* world) {
     world->locked_by = NULL;
 }
 
+/* The threads part of a world def: a worker count in range, and both callbacks or neither. */
+static carom_status check_threads(const carom_world_def* def) {
+    if (def->worker_count < 1 || def->worker_count > CAROM_MAX_WORKERS) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "world worker_count is %d: it must be between 1 and %d",
+                          def->worker_count, CAROM_MAX_WORKERS);
+    }
+    if ((def->enqueue_task == NULL) != (def->finish_task == NULL)) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT,
+                          "world def has %s but no %s: give both task callbacks, or neither to "
+                          "let carom run its own threads",
+                          def->enqueue_task != NULL ? "enqueue_task" : "finish_task",
+                          def->enqueue_task != NULL ? "finish_task" : "enqueue_task");
+    }
+    return CAROM_OK;
+}
+
 carom_status carom_check_world_def(const carom_world_def* def) {
     if (def == NULL) {
         return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "world def is NULL");
@@ -158,11 +175,18 @@ carom_status carom_check_world_def(const carom_world_def* def) {
         status = carom_fail(CAROM_ERROR_OUT_OF_RANGE, "world max_contacts is %d: it must be >= 1",
                             def->max_contacts);
     }
+    if (status == CAROM_OK) {
+        status = check_threads(def);
+    }
     return status;
 }
 
 carom_world_id carom_create_world(const carom_world_def* def) {
     if (carom_check_world_def(def) != CAROM_OK) {
+        return carom_null_world_id;
+    }
+    carom_task_system tasks;
+    if (carom_task_system_init(&tasks, def) != CAROM_OK) {
         return carom_null_world_id;
     }
     lock_registry();
@@ -192,6 +216,7 @@ carom_world_id carom_create_world(const carom_world_def* def) {
                        "%d worlds exist already: destroy one before creating another",
                        CAROM_MAX_WORLDS);
         }
+        carom_task_system_destroy(&tasks);
         return carom_null_world_id;
     }
     world_slot* slot = &world_slots[free_slot];
@@ -201,6 +226,7 @@ carom_world_id carom_create_world(const carom_world_def* def) {
     world->generation =
         (uint16_t)(atomic_load_explicit(&slot->generation, memory_order_relaxed) + 1);
     world->def = *def;
+    world->tasks = tasks;
     world->scene_revision = 1;
     world->awake_revision = 1;
     carom_broad_phase_init(&world->broad_phase, def->cell_size);
@@ -232,6 +258,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contacts);
     carom_hash_map_destroy(&world->pair_map);
     arrfree(world->contacts_to_destroy);
+    arrfree(world->contact_outcomes);
     arrfree(world->touching_contacts);
     arrfree(world->awake_bodies);
     arrfree(world->awake_contacts);
@@ -252,6 +279,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     carom_solver_destroy(&world->solver);
     carom_sleep_destroy(world);
     carom_snapshot_destroy(world);
+    carom_task_system_destroy(&world->tasks);
     lock_registry();
     atomic_store_explicit(&world_slots[world->index].world, NULL, memory_order_release);
     unlock_registry();

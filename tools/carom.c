@@ -2,9 +2,10 @@
  *
  *   carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]
  *                        [--out STATE.json] [--trace TRACE.csv [--every K]] [--hash] [--quiet]
- *                        [--save SNAPSHOT]
+ *                        [--save SNAPSHOT] [--threads N]
  *   carom resume SNAPSHOT [--steps N | --time SECONDS] [--out STATE.json]
  *                         [--trace TRACE.csv [--every K]] [--hash] [--quiet] [--save SNAPSHOT]
+ *                         [--threads N]
  *
  * resume continues a run saved with --save exactly, bit for bit: run 300 steps and resume 300
  * gives the hash of a run of 600. Both commands go through the same code once they know where
@@ -43,10 +44,10 @@ enum { EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
 static const char usage_text[] =
     "usage: carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]\n"
     "                            [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
-    "                            [--hash] [--quiet] [--save SNAPSHOT]\n"
+    "                            [--hash] [--quiet] [--save SNAPSHOT] [--threads N]\n"
     "       carom resume SNAPSHOT [--steps N | --time SECONDS]\n"
     "                             [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
-    "                             [--hash] [--quiet] [--save SNAPSHOT]\n"
+    "                             [--hash] [--quiet] [--save SNAPSHOT] [--threads N]\n"
     "       carom --help | --version\n"
     "\n"
     "run runs the scene file headless (the format is in docs/cli.md); resume continues a run\n"
@@ -64,6 +65,8 @@ static const char usage_text[] =
     "  --hash           print \"hash: \" and 16 hex digits identifying the final state\n"
     "  --quiet          no progress line on a terminal\n"
     "  --save FILE      write a snapshot after the run, for carom resume\n"
+    "  --threads N      step on N threads (1 to 64, default 1); the results are the\n"
+    "                   same bits whatever N\n"
     "Output files are replaced whole, only when the run succeeded: a failed run leaves\n"
     "earlier files as they were. Two outputs cannot name the same file.\n"
     "Exit status: 0 success, 2 bad input or arguments, 1 anything else.\n";
@@ -88,6 +91,8 @@ typedef struct run_options {
     bool hash;
     bool quiet;
     const char* save_path;
+    int threads;
+    bool threads_given;
 } run_options;
 
 /* ---- Arguments -------------------------------------------------------------------------- */
@@ -221,6 +226,9 @@ static void parse_option(arguments* args, const char* argument, run_options* opt
     } else if (strcmp(name, "--substeps") == 0) {
         parse_count_option(args, name, option_value(args, name, inline_value), 1, 64,
                            &options->substeps, &options->substeps_given);
+    } else if (strcmp(name, "--threads") == 0) {
+        parse_count_option(args, name, option_value(args, name, inline_value), 1,
+                           CAROM_MAX_WORKERS, &options->threads, &options->threads_given);
     } else if (strcmp(name, "--time") == 0) {
         parse_seconds_option(args, name, option_value(args, name, inline_value), true,
                              &options->time, &options->time_given);
@@ -684,6 +692,7 @@ static int load_scene_start(const run_options* options, start* from) {
     if (options->substeps_given) {
         from->scene.substeps = options->substeps;
     }
+    from->scene.worker_count = options->threads_given ? options->threads : 1;
     return 0;
 }
 
@@ -735,6 +744,7 @@ static int load_snapshot_start(const run_options* options, start* from) {
         return EXIT_BAD_INPUT;
     }
     from->scene.substeps = snapshot.substeps;
+    from->scene.worker_count = options->threads_given ? options->threads : 1;
     from->scene_text = snapshot.scene;
     from->scene_text_size = snapshot.scene_size;
     from->dt = snapshot.dt;

@@ -232,3 +232,33 @@ Test(threads, a_world_with_threads_is_created_and_destroyed_many_times) {
         cr_assert_eq(carom_destroy_world(world), CAROM_OK);
     }
 }
+
+/* A refused step says how many pairs it found: the same count with any number of workers, even
+ * when the gathering stopped early (a pile of 300 balls at one point, room for 10 contacts). */
+static char* refusal_message(int workers, int balls) {
+    carom_world_def def = carom_default_world_def();
+    def.max_contacts = 10;
+    def.worker_count = workers;
+    carom_world_id world = carom_create_world(&def);
+    for (int i = 0; i < balls; ++i) {
+        test_make_ball(world, carom_v2(0.01 * i, 0.0), 0.5, carom_v2(0.0, 0.0), 0.6, 0.0);
+    }
+    cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_ERROR_TOO_MANY_CONTACTS);
+    const char* error = carom_last_error();
+    char* message = malloc(strlen(error) + 1);
+    strcpy(message, error);
+    carom_destroy_world(world);
+    return message;
+}
+
+Test(threads, a_refused_step_counts_the_pairs_as_one_thread_does) {
+    for (int balls = 20; balls <= 300; balls += 280) {
+        char* one = refusal_message(1, balls);
+        for (int workers = 2; workers <= 4; ++workers) {
+            char* many = refusal_message(workers, balls);
+            cr_expect_str_eq(many, one);
+            free(many);
+        }
+        free(one);
+    }
+}

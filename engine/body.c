@@ -222,11 +222,14 @@ void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_
     carom_body_update_proxies(world, body, motion);
 }
 
-void carom_body_update_shape_aabbs(carom_world* world, const carom_body* body) {
+bool carom_body_update_shape_aabbs(carom_world* world, const carom_body* body) {
+    bool left = false;
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         carom_shape* shape = &world->shapes[s];
         shape->aabb = carom_shape_compute_aabb(shape, body->transform);
+        left |= !carom_aabb_contains(world->broad_phase.proxies[s].fat_aabb, shape->aabb);
     }
+    return left;
 }
 
 void carom_body_update_proxies(carom_world* world, const carom_body* body, carom_vec2 motion) {

@@ -72,9 +72,9 @@ void carom_body_update_mass(carom_world* world, carom_body* body);
  * broad-phase proxies whose box left their fattened box. */
 void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_vec2 motion);
 /* Its two halves: the shapes' tight boxes, which touch only this body's shapes (so bodies may
- * be done at the same time), then the proxies moved in the broad phase's grid, which is shared
- * (one body at a time). */
-void carom_body_update_shape_aabbs(carom_world* world, const carom_body* body);
+ * be done at the same time; returns whether a box left its proxy's fat box), then the proxies
+ * moved in the broad phase's grid, which is shared (one body at a time). */
+bool carom_body_update_shape_aabbs(carom_world* world, const carom_body* body);
 void carom_body_update_proxies(carom_world* world, const carom_body* body, carom_vec2 motion);
 void carom_destroy_body_internal(carom_world* world, carom_body* body);
 

@@ -339,7 +339,8 @@ static void list_touching_contacts(carom_world* world) {
 enum contact_outcome {
     OUTCOME_SKIPPED, /* neither body active: nothing moved, unless a wake came first */
     OUTCOME_DESTROY, /* the fat boxes parted */
-    OUTCOME_UPDATED  /* manifold made (or recycled) */
+    OUTCOME_UPDATED, /* manifold made (or recycled) */
+    OUTCOME_UPDATED_BESIDE_SLEEPER /* ...and one of the bodies is asleep: touching wakes it */
 };
 
 /* A contact's own work: it writes only this contact, so contacts run at the same time. */
@@ -356,7 +357,7 @@ static enum contact_outcome collide_contact(const carom_world* world, carom_cont
         return OUTCOME_DESTROY;
     }
     update_contact(world, contact, dt);
-    return OUTCOME_UPDATED;
+    return body_a->asleep || body_b->asleep ? OUTCOME_UPDATED_BESIDE_SLEEPER : OUTCOME_UPDATED;
 }
 
 typedef struct collide_task {
@@ -415,9 +416,12 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
             report_touch_change(world, contact, touching);
         }
         if (contact->point_count > 0 && !contact->is_sensor) {
-            /* an active body touches a sleeping one: wake its island */
-            carom_wake_body(world, &world->bodies[contact->edges[0].body]);
-            carom_wake_body(world, &world->bodies[contact->edges[1].body]);
+            /* an active body touches a sleeping one: wake its island (a body awake when its
+             * contact was updated is still awake: the merge only wakes) */
+            if (outcome == OUTCOME_UPDATED_BESIDE_SLEEPER) {
+                carom_wake_body(world, &world->bodies[contact->edges[0].body]);
+                carom_wake_body(world, &world->bodies[contact->edges[1].body]);
+            }
             arrput(world->touching_contacts, i);
         }
     }

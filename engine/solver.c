@@ -61,6 +61,7 @@ void carom_solver_destroy(carom_solver* solver) {
     arrfree(solver->motions);
     arrfree(solver->masses);
     arrfree(solver->body_states);
+    arrfree(solver->leaves_fat_box);
     carom_contact_solver_destroy(solver);
 }
 
@@ -247,16 +248,19 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
         body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);
         body->torque = 0.0;
-        carom_body_update_shape_aabbs(world, body);
+        solver->leaves_fat_box[i] = carom_body_update_shape_aabbs(world, body);
     }
 }
 
-/* The grid is shared: its proxies move one body at a time, in state order. */
+/* The grid is shared: its proxies move one body at a time, in state order, for the bodies a
+ * shape of which left its fat box (most bodies stay inside theirs). */
 static void move_proxies(carom_world* world) {
     carom_solver* solver = &world->solver;
     for (int i = 0; i < solver->moving_count; ++i) {
-        carom_body_update_proxies(world, &world->bodies[solver->state_bodies[i]],
-                                  solver->states[i].delta_position);
+        if (solver->leaves_fat_box[i]) {
+            carom_body_update_proxies(world, &world->bodies[solver->state_bodies[i]],
+                                      solver->states[i].delta_position);
+        }
     }
 }
 
@@ -404,6 +408,7 @@ void carom_solver_step(carom_world* world, double dt) {
     contact_pass(world, PASS_RESTITUTION, &settings);
     carom_parallel_for(tasks, store_impulses, constraint_count, ITEMS_PER_RANGE, world);
     report_hits(world);
+    arrsetlen(solver->leaves_fat_box, moving);
     carom_parallel_for(tasks, finalize_bodies, moving, ITEMS_PER_RANGE, world);
     move_proxies(world);
     carom_joint_solver_finish(world); /* reactions, and the joints that broke */

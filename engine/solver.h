@@ -59,6 +59,7 @@ struct carom_solver {
     /* the parallel passes (solver.c) */
     int color_groups[CAROM_GRAPH_COLORS + 1]; /* each colour's first group, and the end */
     double h, dt;                             /* this step's substep and step (s) */
+    unsigned char* leaves_fat_box; /* per moving state: a shape's box left its fat box */
 };
 
 void carom_solver_destroy(carom_solver* solver);

@@ -23,6 +23,7 @@
  * the task is open; finishing closes the task, then waits until no helper is in. */
 #include "core.h"
 
+#include "ds.h"
 #include "task.h"
 
 #include <stdlib.h>
@@ -278,4 +279,72 @@ void carom_parallel_for(const carom_task_system* tasks, carom_task_fn* fn, int c
     if (user_task != NULL) {
         tasks->finish_task(user_task, tasks->user_context);
     }
+}
+
+/* ---- Selecting items in parallel ----------------------------------------------------------
+ * Two passes over blocks of a fixed size (so the blocks, and the result, do not depend on the
+ * workers): each block marks and counts its kept items; after a running sum of the counts on
+ * this thread, each block writes its items at its offset. */
+
+#define SELECT_BLOCK 2048
+
+typedef struct select_task {
+    int count;
+    carom_keep_fn* keep;
+    const void* context;
+    unsigned char* flags;
+    int* block_counts; /* counts, then the offsets */
+    int* out;
+} select_task;
+
+static void mark_blocks(int begin, int end, int worker, void* context) {
+    (void)worker;
+    select_task* task = context;
+    for (int b = begin; b < end; ++b) {
+        int last = (b + 1) * SELECT_BLOCK < task->count ? (b + 1) * SELECT_BLOCK : task->count;
+        int kept = 0;
+        for (int i = b * SELECT_BLOCK; i < last; ++i) {
+            bool keep = task->keep(i, task->context);
+            task->flags[i] = (unsigned char)keep;
+            kept += keep;
+        }
+        task->block_counts[b] = kept;
+    }
+}
+
+static void write_blocks(int begin, int end, int worker, void* context) {
+    (void)worker;
+    select_task* task = context;
+    for (int b = begin; b < end; ++b) {
+        int last = (b + 1) * SELECT_BLOCK < task->count ? (b + 1) * SELECT_BLOCK : task->count;
+        int* at = task->out + task->block_counts[b];
+        for (int i = b * SELECT_BLOCK; i < last; ++i) {
+            if (task->flags[i]) {
+                *at++ = i;
+            }
+        }
+    }
+}
+
+void carom_parallel_select(const carom_task_system* tasks, int count, carom_keep_fn* keep,
+                           const void* context, int** out, unsigned char** flags,
+                           int** block_counts) {
+    arrsetlen(*out, 0);
+    if (count <= 0) {
+        return;
+    }
+    int blocks = (count + SELECT_BLOCK - 1) / SELECT_BLOCK;
+    arrsetlen(*flags, count);
+    arrsetlen(*block_counts, blocks);
+    select_task task = {count, keep, context, *flags, *block_counts, NULL};
+    carom_parallel_for(tasks, mark_blocks, blocks, 1, &task);
+    int total = 0;
+    for (int b = 0; b < blocks; ++b) {
+        int kept = task.block_counts[b];
+        task.block_counts[b] = total;
+        total += kept;
+    }
+    arrsetlen(*out, total);
+    task.out = *out;
+    carom_parallel_for(tasks, write_blocks, blocks, 1, &task);
 }

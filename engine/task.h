@@ -4,6 +4,8 @@
 
 #include "carom/carom.h"
 
+#include <stdbool.h>
+
 typedef struct carom_thread_pool carom_thread_pool;
 
 /* Who runs a world's parallel work: the def's callbacks, the world's own pool (which then
@@ -27,5 +29,13 @@ void carom_task_system_destroy(carom_task_system* tasks);
  * this thread. fn must give the same bits for any split (task.c). */
 void carom_parallel_for(const carom_task_system* tasks, carom_task_fn* fn, int count,
                         int min_range, void* context);
+
+/* The items of [0, count) for which keep(item, context) is true, ascending, into the stb_ds
+ * array *out (emptied first): the order one thread would list them in. keep is called once per
+ * item, from any worker; *flags and *block_counts are stb_ds scratch arrays of the caller's. */
+typedef bool carom_keep_fn(int item, const void* context);
+void carom_parallel_select(const carom_task_system* tasks, int count, carom_keep_fn* keep,
+                           const void* context, int** out, unsigned char** flags,
+                           int** block_counts);
 
 #endif

@@ -262,6 +262,8 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->touching_contacts);
     arrfree(world->awake_bodies);
     arrfree(world->awake_contacts);
+    arrfree(world->select_flags);
+    arrfree(world->select_blocks);
     arrfree(world->body_contacts);
     arrfree(world->snapshot_scratch);
     arrfree(world->continuous_candidates);
@@ -296,24 +298,27 @@ static bool visited_awake(const carom_body* body) {
     return body->type == CAROM_BODY_KINEMATIC || (body->type == CAROM_BODY_DYNAMIC && !body->asleep);
 }
 
+static bool body_is_visited(int i, const void* context) {
+    const carom_world* world = context;
+    return world->bodies[i].id >= 0 && visited_awake(&world->bodies[i]);
+}
+
+static bool contact_is_visited(int i, const void* context) {
+    const carom_world* world = context;
+    const carom_contact* contact = &world->contacts[i];
+    return contact->id >= 0 && (visited_awake(&world->bodies[contact->edges[0].body]) ||
+                                visited_awake(&world->bodies[contact->edges[1].body]));
+}
+
+/* Both lists are selected on the workers, in id order (carom_parallel_select). */
 void carom_refresh_awake_lists(carom_world* world) {
     if (world->awake_lists_revision == world->awake_revision) {
         return;
     }
-    arrsetlen(world->awake_bodies, 0);
-    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
-        if (world->bodies[i].id >= 0 && visited_awake(&world->bodies[i])) {
-            arrput(world->awake_bodies, i);
-        }
-    }
-    arrsetlen(world->awake_contacts, 0);
-    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
-        const carom_contact* contact = &world->contacts[i];
-        if (contact->id >= 0 && (visited_awake(&world->bodies[contact->edges[0].body]) ||
-                                 visited_awake(&world->bodies[contact->edges[1].body]))) {
-            arrput(world->awake_contacts, i);
-        }
-    }
+    carom_parallel_select(&world->tasks, (int)arrlen(world->bodies), body_is_visited, world,
+                          &world->awake_bodies, &world->select_flags, &world->select_blocks);
+    carom_parallel_select(&world->tasks, (int)arrlen(world->contacts), contact_is_visited, world,
+                          &world->awake_contacts, &world->select_flags, &world->select_blocks);
     world->awake_lists_revision = world->awake_revision;
 }
 

@@ -48,6 +48,8 @@ struct carom_world {
     int* awake_contacts;
     uint64_t awake_revision;
     uint64_t awake_lists_revision; /* the revision the lists were built at; 0: never */
+    unsigned char* select_flags;   /* scratch: carom_parallel_select for the lists */
+    int* select_blocks;
     int* body_contacts;         /* scratch: carom_collect_body_contacts */
     int* continuous_candidates; /* scratch: shapes a swept body may hit */
     int* query_shapes;          /* scratch for queries */

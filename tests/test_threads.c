@@ -2,88 +2,15 @@
  * a job system of the host's, gives the bits of the same world stepped on one thread; the def's
  * thread fields are checked. */
 #include "helpers.h"
+#include "host_tasks.h"
 #include "scenes.h"
 
 #include <carom/snapshot.h>
 
 #include <criterion/criterion.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- A host's job system: a thread per worker, each taking every worker_count-th range ---- */
-
-#define HOST_WORKERS 3
-
-typedef struct host_job {
-    carom_task_fn* task;
-    void* context;
-    int count, range;
-    pthread_t threads[HOST_WORKERS];
-    int worker_of[HOST_WORKERS];
-    struct host_job* self[HOST_WORKERS];
-} host_job;
-
-typedef struct host_system {
-    atomic_int enqueued;
-    atomic_int bad_calls; /* a range outside the items, or a worker index out of range */
-    host_job job;         /* carom finishes each task before the next: one at a time */
-} host_system;
-
-static host_system host;
-
-typedef struct worker_start {
-    host_job* job;
-    int worker;
-} worker_start;
-
-static worker_start starts[HOST_WORKERS];
-
-/* Worker w runs ranges w, w + HOST_WORKERS, ... last to first: any split, any order. */
-static void* host_worker(void* argument) {
-    const worker_start* start = argument;
-    host_job* job = start->job;
-    int ranges = (job->count + job->range - 1) / job->range;
-    int last = ranges - 1 - (ranges - 1 - start->worker) % HOST_WORKERS;
-    for (int r = last; r >= 0; r -= HOST_WORKERS) {
-        if (r % HOST_WORKERS != start->worker) {
-            continue;
-        }
-        int begin = r * job->range;
-        int end = begin + job->range < job->count ? begin + job->range : job->count;
-        job->task(begin, end, start->worker, job->context);
-    }
-    return NULL;
-}
-
-static void* host_enqueue(carom_task_fn* task, int item_count, int min_range, void* task_context,
-                          void* user_context) {
-    host_system* system = user_context;
-    atomic_fetch_add(&system->enqueued, 1);
-    if (item_count < 1 || min_range < 1) {
-        atomic_fetch_add(&system->bad_calls, 1);
-    }
-    host_job* job = &system->job;
-    job->task = task;
-    job->context = task_context;
-    job->count = item_count;
-    job->range = min_range < 7 ? min_range : 7; /* smaller than asked: still correct */
-    for (int w = 0; w < HOST_WORKERS; ++w) {
-        starts[w].job = job;
-        starts[w].worker = w;
-        pthread_create(&job->threads[w], NULL, host_worker, &starts[w]);
-    }
-    return job;
-}
-
-static void host_finish(void* user_task, void* user_context) {
-    (void)user_context;
-    host_job* job = user_task;
-    for (int w = 0; w < HOST_WORKERS; ++w) {
-        pthread_join(job->threads[w], NULL);
-    }
-}
 
 /* A job system that runs everything at once on the calling thread, one item at a time from the
  * last, and returns NULL: finish must then not be called. */
@@ -154,12 +81,10 @@ Test(threads, own_threads_give_the_one_thread_bits) {
 
 Test(threads, a_host_job_system_gives_the_one_thread_bits) {
     outcome one = run_scene(scene_def(CAROM_SCENE_RAIN, 1), CAROM_SCENE_RAIN, 600, 120);
-    carom_world_def def = scene_def(CAROM_SCENE_RAIN, HOST_WORKERS);
-    def.enqueue_task = host_enqueue;
-    def.finish_task = host_finish;
-    def.user_task_context = &host;
-    atomic_store(&host.enqueued, 0);
-    atomic_store(&host.bad_calls, 0);
+    host_tasks host;
+    host_tasks_init(&host);
+    carom_world_def def = scene_def(CAROM_SCENE_RAIN, HOST_TASKS_WORKERS);
+    host_tasks_use(&host, &def);
     outcome hosted = run_scene(def, CAROM_SCENE_RAIN, 600, 120);
     cr_expect_eq(hosted.hash, one.hash);
     cr_expect_eq(hosted.begin_events, one.begin_events);
@@ -208,12 +133,12 @@ Test(threads, the_def_is_checked) {
     cr_expect(CAROM_IS_NULL(carom_create_world(&def)));
     cr_expect_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
     def.worker_count = 2;
-    def.enqueue_task = host_enqueue;
+    def.enqueue_task = inline_enqueue;
     cr_expect(CAROM_IS_NULL(carom_create_world(&def)));
     cr_expect_eq(carom_last_status(), CAROM_ERROR_NULL_ARGUMENT);
     cr_expect(strstr(carom_last_error(), "no finish_task") != NULL, "%s", carom_last_error());
     def.enqueue_task = NULL;
-    def.finish_task = host_finish;
+    def.finish_task = inline_finish;
     cr_expect(CAROM_IS_NULL(carom_create_world(&def)));
     cr_expect(strstr(carom_last_error(), "no enqueue_task") != NULL, "%s", carom_last_error());
 }

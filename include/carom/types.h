@@ -51,8 +51,9 @@ typedef void carom_task_fn(int begin, int end, int worker, void* task_context);
  * other call running at the same time has. It may return before they ran, with a handle of
  * yours that carom then passes to finish_task, which must return only once every range has
  * run; or it may run them all itself and return NULL, and finish_task is not called. carom
- * finishes each task before it enqueues the next, calls both from the thread that steps the
- * world, and passes user_task_context (carom_world_def) to both as user_context. */
+ * finishes each task before it enqueues the next, calls both from the thread that calls into
+ * the world (a step, or a query bringing the world's lists up to date), and passes
+ * user_task_context (carom_world_def) to both as user_context. */
 typedef void* carom_enqueue_task_fn(carom_task_fn* task, int item_count, int min_range,
                                     void* task_context, void* user_context);
 typedef void carom_finish_task_fn(void* user_task, void* user_context);

@@ -335,17 +335,18 @@ static void list_touching_contacts(carom_world* world) {
     }
 }
 
-/* What the parallel pass did with a contact, for the merge after it. */
-enum contact_outcome {
-    OUTCOME_SKIPPED, /* neither body active: nothing moved, unless a wake came first */
-    OUTCOME_DESTROY, /* the fat boxes parted */
-    OUTCOME_UPDATED, /* manifold made (or recycled) */
-    OUTCOME_UPDATED_BESIDE_SLEEPER /* ...and one of the bodies is asleep: touching wakes it */
+/* What the parallel pass did with a contact, for the merge after it: bits. */
+enum {
+    OUTCOME_SKIPPED = 1,        /* neither body active: nothing moved, unless a wake came first */
+    OUTCOME_DESTROY = 2,        /* the fat boxes parted */
+    OUTCOME_TOUCH_CHANGED = 4,  /* began or stopped touching: an event */
+    OUTCOME_SOLVER = 8,         /* points, not a sensor: the solver's business */
+    OUTCOME_BESIDE_SLEEPER = 16 /* ...and a body is asleep: touching wakes it */
 };
 
 /* A contact's own work: it writes only this contact, so contacts run at the same time. */
-static enum contact_outcome collide_contact(const carom_world* world, carom_contact* contact,
-                                           double dt) {
+static unsigned char collide_contact(const carom_world* world, carom_contact* contact,
+                                     double dt) {
     const carom_proxy* proxies = world->broad_phase.proxies;
     const carom_body* body_a = &world->bodies[contact->edges[0].body];
     const carom_body* body_b = &world->bodies[contact->edges[1].body];
@@ -357,7 +358,19 @@ static enum contact_outcome collide_contact(const carom_world* world, carom_cont
         return OUTCOME_DESTROY;
     }
     update_contact(world, contact, dt);
-    return body_a->asleep || body_b->asleep ? OUTCOME_UPDATED_BESIDE_SLEEPER : OUTCOME_UPDATED;
+    unsigned char outcome = 0;
+    bool touching = is_touching(contact);
+    if (touching != contact->touching) {
+        contact->touching = touching;
+        outcome |= OUTCOME_TOUCH_CHANGED;
+    }
+    if (contact->point_count > 0 && !contact->is_sensor) {
+        outcome |= OUTCOME_SOLVER;
+        if (body_a->asleep || body_b->asleep) {
+            outcome |= OUTCOME_BESIDE_SLEEPER;
+        }
+    }
+    return outcome;
 }
 
 typedef struct collide_task {
@@ -372,7 +385,7 @@ static void collide_range(int begin, int end, int worker, void* context) {
     const collide_task* task = context;
     for (int k = begin; k < end; ++k) {
         carom_contact* contact = &task->world->contacts[task->awake[k]];
-        task->outcomes[k] = (unsigned char)collide_contact(task->world, contact, task->dt);
+        task->outcomes[k] = collide_contact(task->world, contact, task->dt);
     }
 }
 
@@ -397,28 +410,25 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
     collide_task task = {world, awake, world->contact_outcomes, dt};
     carom_parallel_for(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE, &task);
     for (int k = 0; k < awake_count; ++k) {
+        unsigned char outcome = world->contact_outcomes[k];
+        if (outcome == 0) {
+            continue; /* updated, still not touching or still touching, nothing to solve */
+        }
         int i = awake[k];
         carom_contact* contact = &world->contacts[i];
-        enum contact_outcome outcome = (enum contact_outcome)world->contact_outcomes[k];
-        if (outcome == OUTCOME_SKIPPED) {
+        if (outcome & OUTCOME_SKIPPED) {
             outcome = collide_contact(world, contact, dt);
         }
-        if (outcome == OUTCOME_SKIPPED) {
-            continue;
-        }
-        if (outcome == OUTCOME_DESTROY) {
+        if (outcome & OUTCOME_DESTROY) {
             arrput(world->contacts_to_destroy, i);
-            continue;
         }
-        bool touching = is_touching(contact);
-        if (touching != contact->touching) {
-            contact->touching = touching;
-            report_touch_change(world, contact, touching);
+        if (outcome & OUTCOME_TOUCH_CHANGED) {
+            report_touch_change(world, contact, contact->touching);
         }
-        if (contact->point_count > 0 && !contact->is_sensor) {
+        if (outcome & OUTCOME_SOLVER) {
             /* an active body touches a sleeping one: wake its island (a body awake when its
              * contact was updated is still awake: the merge only wakes) */
-            if (outcome == OUTCOME_UPDATED_BESIDE_SLEEPER) {
+            if (outcome & OUTCOME_BESIDE_SLEEPER) {
                 carom_wake_body(world, &world->bodies[contact->edges[0].body]);
                 carom_wake_body(world, &world->bodies[contact->edges[1].body]);
             }

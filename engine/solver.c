@@ -33,6 +33,9 @@
 
 #include <math.h>
 
+/* Bodies or constraints per range handed to a worker in the cheap per-item loops. */
+#define ITEMS_PER_RANGE 256
+
 carom_softness carom_make_softness(double hertz, double damping_ratio, double h) {
     carom_softness soft = {0.0, 1.0, 0.0};
     if (hertz == 0.0) {
@@ -65,39 +68,34 @@ void carom_solver_destroy(carom_solver* solver) {
     carom_contact_solver_destroy(solver);
 }
 
-/* Copy every awake non-static body into the solver's state array, with what its velocity
- * gains each substep, and add the shared rest state for static bodies at the end. */
-static void gather_bodies(carom_world* world, double h) {
+/* The bodies the last step moved forget their states: each its own, so in parallel. */
+static void forget_states(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
     carom_solver* solver = &world->solver;
-    /* the bodies the last step moved forget their states; then every awake body gets one */
     int body_count = (int)arrlen(world->bodies);
-    int old_body_count = (int)arrlen(solver->body_states);
-    arrsetlen(solver->body_states, body_count);
-    for (int i = old_body_count; i < body_count; ++i) {
-        solver->body_states[i] = -1;
-    }
-    for (int i = 0; i < (int)arrlen(solver->state_bodies); ++i) {
+    for (int i = begin; i < end; ++i) {
         int body = solver->state_bodies[i];
         if (body < body_count) {
             solver->body_states[body] = -1;
             world->bodies[body].solver_index = -1;
         }
     }
-    carom_refresh_awake_lists(world);
-    int awake_count = (int)arrlen(world->awake_bodies);
-    /* room for every awake body and the rest state, then written by index: cheaper than a
-     * growth check per body */
-    arrsetlen(solver->states, awake_count + 1);
-    arrsetlen(solver->state_bodies, awake_count);
-    arrsetlen(solver->motions, awake_count);
-    arrsetlen(solver->masses, awake_count + 1);
+}
+
+/* State k for the k-th awake body, with what its velocity gains each substep: each body its
+ * own state, so in parallel. */
+static void gather_states(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
+    carom_solver* solver = &world->solver;
+    double h = solver->h;
     carom_vec2 gravity = world->def.gravity;
-    int count = 0;
-    for (int k = 0; k < awake_count; ++k) {
+    for (int k = begin; k < end; ++k) {
         int i = world->awake_bodies[k];
         carom_body* body = &world->bodies[i];
-        body->solver_index = count;
-        solver->body_states[i] = count;
+        body->solver_index = k;
+        solver->body_states[i] = k;
         carom_body_state state = {body->linear_velocity, body->angular_velocity, {0.0, 0.0},
                                   {1.0, 0.0}, 0.0};
         carom_body_motion motion = {1.0, 1.0, {0.0, 0.0}, 0.0};
@@ -110,22 +108,39 @@ static void gather_bodies(carom_world* world, double h) {
             motion.linear_increment = carom_scale(h, acceleration);
             motion.angular_increment = h * body->inv_inertia * body->torque;
         }
-        solver->states[count] = state;
-        solver->motions[count] = motion;
-        solver->masses[count] = (carom_state_mass){body->inv_mass, body->inv_inertia};
-        solver->state_bodies[count] = i;
-        count += 1;
+        solver->states[k] = state;
+        solver->motions[k] = motion;
+        solver->masses[k] = (carom_state_mass){body->inv_mass, body->inv_inertia};
+        solver->state_bodies[k] = i;
     }
+}
+
+/* Copy every awake non-static body into the solver's state array, with what its velocity
+ * gains each substep, and add the shared rest state for static bodies at the end. */
+static void gather_bodies(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    int body_count = (int)arrlen(world->bodies);
+    int old_body_count = (int)arrlen(solver->body_states);
+    arrsetlen(solver->body_states, body_count);
+    for (int i = old_body_count; i < body_count; ++i) {
+        solver->body_states[i] = -1;
+    }
+    carom_parallel_for(&world->tasks, forget_states, (int)arrlen(solver->state_bodies),
+                       ITEMS_PER_RANGE, world);
+    carom_refresh_awake_lists(world);
+    int count = (int)arrlen(world->awake_bodies);
+    /* room for every awake body and the rest state, then written by index: cheaper than a
+     * growth check per body */
+    arrsetlen(solver->states, count + 1);
+    arrsetlen(solver->state_bodies, count);
+    arrsetlen(solver->motions, count);
+    arrsetlen(solver->masses, count + 1);
+    carom_parallel_for(&world->tasks, gather_states, count, ITEMS_PER_RANGE, world);
     solver->moving_count = count;
     carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}, 0.0};
     solver->states[count] = rest;
     solver->masses[count] = (carom_state_mass){0.0, 0.0};
-    arrsetlen(solver->states, count + 1);
-    arrsetlen(solver->masses, count + 1);
-    arrsetlen(solver->state_bodies, count);
-    arrsetlen(solver->motions, count);
 }
-
 
 static void integrate_velocities(int begin, int end, int worker, void* context) {
     (void)worker;
@@ -272,8 +287,6 @@ static void move_proxies(carom_world* world) {
 
 /* Constraints a worker takes at least, so that a range is worth handing over. */
 #define CONSTRAINTS_PER_RANGE 64
-/* Bodies or constraints per range for the cheap per-item loops. */
-#define ITEMS_PER_RANGE 256
 
 /* Where each colour's groups begin: contact_solver.c lays the colours out one after the other,
  * each rounded up to whole groups of the kernel's lanes. */
@@ -383,7 +396,7 @@ void carom_solver_step(carom_world* world, double dt) {
     solver->h = h;
     solver->dt = dt;
     carom_joints_wake_driven(world);
-    gather_bodies(world, h);
+    gather_bodies(world);
     carom_solve_settings settings = {1.0 / h, world->def.contact_slop,
                                      world->def.contact_push_max_velocity, 0,
                                      {0.0, 1.0, 0.0}, {0.0, 1.0, 0.0}};

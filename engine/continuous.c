@@ -153,17 +153,17 @@ static carom_toi_output core_time_of_impact(carom_world* world, const carom_body
 /* The earliest impact of the body's shapes against the candidates (static and kinematic
  * shapes, and dynamic ones for a bullet unless statics_only), and the static shapes its cores
  * already touch. */
-static void find_first_hit(carom_world* world, const carom_body* body, double target,
-                           bool statics_only, first_hit* hit) {
+static void find_first_hit(carom_world* world, int** candidates, const carom_body* body,
+                           double target, bool statics_only, first_hit* hit) {
     hit->t = 1.0;
     hit->other_body = -1;
     hit->touching_count = 0;
-    carom_broad_phase_query(&world->broad_phase, swept_box(body), &world->continuous_candidates);
+    carom_broad_phase_query(&world->broad_phase, swept_box(body), candidates);
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         const carom_shape* mine = &world->shapes[s];
         carom_convex_shape my_geometry = toi_shape(mine);
-        for (int i = 0; i < (int)arrlen(world->continuous_candidates); ++i) {
-            const carom_shape* other = &world->shapes[world->continuous_candidates[i]];
+        for (int i = 0; i < (int)arrlen(*candidates); ++i) {
+            const carom_shape* other = &world->shapes[(*candidates)[i]];
             if (!may_hit(world, body, mine, other, statics_only)) {
                 continue;
             }
@@ -257,18 +257,13 @@ static void mark_pressed_bodies(carom_world* world) {
     }
 }
 
-/* Where the body's own motion may take it this step against static and kinematic shapes:
- * the time it stops (1 if it does not) and the shift that keeps its touching cores out. */
-typedef struct stop {
-    double t;
-    carom_vec2 shift;
-    int other_body; /* what it hit first, -1: nothing */
-} stop;
+typedef carom_continuous_stop stop;
 
-static stop find_stop(carom_world* world, const carom_body* body, double target,
-                      bool statics_only, double t_limit) {
+/* Where the body's own motion may take it (carom_continuous_stop), with a worker's scratch. */
+static stop find_stop_with(carom_world* world, int** candidates, const carom_body* body,
+                           double target, bool statics_only, double t_limit) {
     first_hit hit;
-    find_first_hit(world, body, target, statics_only, &hit);
+    find_first_hit(world, candidates, body, target, statics_only, &hit);
     stop result = {t_limit, {0.0, 0.0}, -1};
     if (hit.other_body >= 0) {
         double t = body->sweep.delta_angle == 0.0 ? stop_time(body, hit.t, target) : hit.t;
@@ -279,6 +274,13 @@ static stop find_stop(carom_world* world, const carom_body* body, double target,
     }
     result.shift = core_correction(body, &hit, result.t);
     return result;
+}
+
+/* On the stepping thread. */
+static stop find_stop(carom_world* world, const carom_body* body, double target,
+                      bool statics_only, double t_limit) {
+    return find_stop_with(world, &world->continuous.candidates[0], body, target, statics_only,
+                          t_limit);
 }
 
 /* A core correction changes the body's path: the corrected path may meet another wall (a
@@ -308,21 +310,67 @@ static void stop_body(carom_world* world, carom_body* body, double t, carom_vec2
     move_by(world, body, shift);
 }
 
+/* Whether the body is swept this step. */
+static bool needs_sweep(const carom_body* body) {
+    return body->type == CAROM_BODY_DYNAMIC && (body->pressed || is_fast(body));
+}
+
+/* The first stops of the swept bodies that are not bullets, found on the workers before any
+ * body is stopped. Such a body's first stop reads only its own sweep and the static and
+ * kinematic shapes, which the stopping in order never moves; so it is what the in-order pass
+ * would find, unless a bullet moved the body back first (then it is found again there). */
+typedef struct first_stops {
+    carom_world* world;
+    double target;
+} first_stops;
+
+static void find_first_stops(int begin, int end, int worker, void* context) {
+    const first_stops* task = context;
+    carom_world* world = task->world;
+    carom_continuous_scratch* scratch = &world->continuous;
+    for (int i = begin; i < end; ++i) {
+        const carom_body* body = &world->bodies[world->solver.state_bodies[i]];
+        scratch->stop_found[i] = needs_sweep(body) && !body->bullet;
+        if (scratch->stop_found[i]) {
+            scratch->stops[i] = find_stop_with(world, &scratch->candidates[worker], body,
+                                               task->target, false, 1.0);
+        }
+    }
+}
+
+/* Bodies per range handed to a worker: most are slow and cost one comparison. */
+#define BODIES_PER_RANGE 256
+
 void carom_continuous_step(carom_world* world) {
     if (!world->def.enable_continuous) {
         return;
     }
     const double target = 0.25 * world->def.speculative_distance + 1e-4;
     carom_solver* solver = &world->solver;
+    carom_continuous_scratch* scratch = &world->continuous;
     mark_pressed_bodies(world);
-    for (int i = 0; i < (int)arrlen(solver->state_bodies); ++i) {
+    while ((int)arrlen(scratch->candidates) < world->tasks.worker_count) {
+        arrput(scratch->candidates, NULL);
+    }
+    int count = (int)arrlen(solver->state_bodies);
+    arrsetlen(scratch->stops, count);
+    arrsetlen(scratch->stop_found, count);
+    arrsetlen(scratch->disturbed, count);
+    if (count > 0) {
+        memset(scratch->disturbed, 0, (size_t)count);
+    }
+    first_stops task = {world, target};
+    carom_parallel_for(&world->tasks, find_first_stops, count, BODIES_PER_RANGE, &task);
+    for (int i = 0; i < count; ++i) {
         carom_body* body = &world->bodies[solver->state_bodies[i]];
-        bool pressed = body->pressed;
+        bool swept = needs_sweep(body);
         body->pressed = false;
-        if (body->type != CAROM_BODY_DYNAMIC || !(pressed || is_fast(body))) {
+        if (!swept) {
             continue;
         }
-        stop own = find_stop(world, body, target, false, 1.0);
+        stop own = scratch->stop_found[i] && !scratch->disturbed[i]
+                       ? scratch->stops[i]
+                       : find_stop(world, body, target, false, 1.0);
         int hit_body = own.other_body;
         double hit_t = own.t;
         for (int pass = 0; own.shift.x != 0.0 || own.shift.y != 0.0; ++pass) {
@@ -343,6 +391,17 @@ void carom_continuous_step(carom_world* world) {
         if (other->type == CAROM_BODY_DYNAMIC && other->solver_index >= 0) {
             stop its = find_stop(world, other, target, true, hit_t);
             stop_body(world, other, its.t, its.shift);
+            scratch->disturbed[other->solver_index] = 1;
         }
     }
+}
+
+void carom_continuous_destroy(carom_continuous_scratch* scratch) {
+    for (int i = 0; i < (int)arrlen(scratch->candidates); ++i) {
+        arrfree(scratch->candidates[i]);
+    }
+    arrfree(scratch->candidates);
+    arrfree(scratch->stops);
+    arrfree(scratch->stop_found);
+    arrfree(scratch->disturbed);
 }

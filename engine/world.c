@@ -266,7 +266,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->select_blocks);
     arrfree(world->body_contacts);
     arrfree(world->snapshot_scratch);
-    arrfree(world->continuous_candidates);
+    carom_continuous_destroy(&world->continuous);
     arrfree(world->query_shapes);
     arrfree(world->ray_hits);
     arrfree(world->begin_events);

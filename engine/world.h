@@ -51,7 +51,7 @@ struct carom_world {
     unsigned char* select_flags;   /* scratch: carom_parallel_select for the lists */
     int* select_blocks;
     int* body_contacts;         /* scratch: carom_collect_body_contacts */
-    int* continuous_candidates; /* scratch: shapes a swept body may hit */
+    carom_continuous_scratch continuous; /* scratch of continuous.c */
     int* query_shapes;          /* scratch for queries */
     struct ray_hit* ray_hits;   /* scratch for ray casts */
 

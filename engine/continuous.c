@@ -236,23 +236,38 @@ static double stop_time(const carom_body* body, double t, double target) {
  * one against a wall moves it a little each step, and its core must not go through either. */
 #define PRESSED_FRACTION 0.2
 
-static void mark_pressed_bodies(carom_world* world) {
-    for (int i = 0; i < (int)arrlen(world->touching_contacts); ++i) {
+/* The body a touching contact presses into a static or kinematic shape, or -1: each contact
+ * on its own, on the workers (several may press one body, so the marks are set after). */
+static void find_pressed_bodies(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
+    for (int i = begin; i < end; ++i) {
+        world->continuous.pressed_body[i] = -1;
         const carom_contact* contact = &world->contacts[world->touching_contacts[i]];
-        carom_body* body_a = &world->bodies[contact->edges[0].body];
-        carom_body* body_b = &world->bodies[contact->edges[1].body];
+        const carom_body* body_a = &world->bodies[contact->edges[0].body];
+        const carom_body* body_b = &world->bodies[contact->edges[1].body];
         if ((body_a->type == CAROM_BODY_DYNAMIC) == (body_b->type == CAROM_BODY_DYNAMIC)) {
             continue;
         }
         bool a_moves = body_a->type == CAROM_BODY_DYNAMIC;
-        carom_body* body = a_moves ? body_a : body_b;
         const carom_shape* shape = &world->shapes[a_moves ? contact->shape_a : contact->shape_b];
         double deepest = contact->points[0].separation;
         if (contact->point_count > 1 && contact->points[1].separation < deepest) {
             deepest = contact->points[1].separation;
         }
         if (deepest < -PRESSED_FRACTION * carom_shape_compute_thickness(shape)) {
-            body->pressed = true;
+            world->continuous.pressed_body[i] = a_moves ? body_a->id : body_b->id;
+        }
+    }
+}
+
+static void mark_pressed_bodies(carom_world* world) {
+    int count = (int)arrlen(world->touching_contacts);
+    arrsetlen(world->continuous.pressed_body, count);
+    carom_parallel_for(&world->tasks, find_pressed_bodies, count, 256, world);
+    for (int i = 0; i < count; ++i) {
+        if (world->continuous.pressed_body[i] >= 0) {
+            world->bodies[world->continuous.pressed_body[i]].pressed = true;
         }
     }
 }
@@ -329,8 +344,11 @@ static void find_first_stops(int begin, int end, int worker, void* context) {
     carom_world* world = task->world;
     carom_continuous_scratch* scratch = &world->continuous;
     for (int i = begin; i < end; ++i) {
-        const carom_body* body = &world->bodies[world->solver.state_bodies[i]];
-        scratch->stop_found[i] = needs_sweep(body) && !body->bullet;
+        carom_body* body = &world->bodies[world->solver.state_bodies[i]];
+        scratch->swept[i] = needs_sweep(body);
+        scratch->was_pressed[i] = body->pressed;
+        body->pressed = false; /* read: the mark lives one step */
+        scratch->stop_found[i] = scratch->swept[i] && !body->bullet;
         if (scratch->stop_found[i]) {
             scratch->stops[i] = find_stop_with(world, &scratch->candidates[worker], body,
                                                task->target, false, 1.0);
@@ -355,6 +373,8 @@ void carom_continuous_step(carom_world* world) {
     int count = (int)arrlen(solver->state_bodies);
     arrsetlen(scratch->stops, count);
     arrsetlen(scratch->stop_found, count);
+    arrsetlen(scratch->swept, count);
+    arrsetlen(scratch->was_pressed, count);
     arrsetlen(scratch->disturbed, count);
     if (count > 0) {
         memset(scratch->disturbed, 0, (size_t)count);
@@ -362,10 +382,14 @@ void carom_continuous_step(carom_world* world) {
     first_stops task = {world, target};
     carom_parallel_for(&world->tasks, find_first_stops, count, BODIES_PER_RANGE, &task);
     for (int i = 0; i < count; ++i) {
+        /* whether it is swept, unless a bullet moved it back since (a pressed mark is kept
+         * with the verdict: it was cleared) */
+        if (!scratch->swept[i] && !scratch->disturbed[i]) {
+            continue;
+        }
         carom_body* body = &world->bodies[solver->state_bodies[i]];
-        bool swept = needs_sweep(body);
-        body->pressed = false;
-        if (!swept) {
+        if (scratch->disturbed[i] && !(body->type == CAROM_BODY_DYNAMIC &&
+                                       (scratch->was_pressed[i] || is_fast(body)))) {
             continue;
         }
         stop own = scratch->stop_found[i] && !scratch->disturbed[i]
@@ -404,4 +428,7 @@ void carom_continuous_destroy(carom_continuous_scratch* scratch) {
     arrfree(scratch->stops);
     arrfree(scratch->stop_found);
     arrfree(scratch->disturbed);
+    arrfree(scratch->swept);
+    arrfree(scratch->was_pressed);
+    arrfree(scratch->pressed_body);
 }

@@ -20,6 +20,9 @@ typedef struct carom_continuous_scratch {
     carom_continuous_stop* stops; /* per solver state: its first stop, found on a worker */
     unsigned char* stop_found;    /* per state: 1 if stops[] holds it */
     unsigned char* disturbed;     /* per state: a bullet moved the body back since */
+    unsigned char* swept;         /* per state: fast or pressed when the stage began */
+    unsigned char* was_pressed;   /* per state: its pressed mark, cleared since */
+    int* pressed_body;            /* per touching contact: the body it presses, or -1 */
 } carom_continuous_scratch;
 
 /* After the solver moved the bodies: move every fast body back to its first impact. */

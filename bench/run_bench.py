@@ -545,7 +545,8 @@ def main():
             saved["conditions"][-1] = (
                 f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene, sleep "
                 f"setting and worker count ({', '.join(map(str, args.thread_counts))}), "
-                "interleaved; carom with its own threads (worker_count), Box2D v3 with "
+                + (f"{args.steps} steps each, " if args.steps else "each scene's own steps, ")
+                + "interleaved; carom with its own threads (worker_count), Box2D v3 with "
                 "workerCount and the benchmark's threads behind its task callbacks "
                 "(bench/peer_box2d_v3.c).")
     threaded = any("threads" in r for r in saved["runs"])

@@ -1,7 +1,8 @@
 /* bench_carom: one timed run of a benchmark scene on carom (protocol: bench_common.h), at its
  * defaults (4 substeps), sleeping on (the default) or off (the world def's enable_sleep).
  * Variants: "ccd" (the defaults, continuous collision on) and "no-ccd" (continuous collision
- * off), so the cost of continuous collision can be read off the same benchmark run. */
+ * off), so the cost of continuous collision can be read off the same benchmark run. --threads T
+ * is the world def's worker_count: carom's own pool of T - 1 threads and the calling thread. */
 #include "bench_common.h"
 #include "scenes.h"
 
@@ -20,8 +21,10 @@ static void destroy(void* world) {
     free(run);
 }
 
-static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep) {
+static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep,
+                   int threads) {
     carom_world_def def = carom_scene_world_def(desc->kind);
+    def.worker_count = threads; /* the world's own threads (docs/threads.md) */
     def.enable_continuous = strcmp(variant, "no-ccd") != 0;
     def.enable_sleep = enable_sleep;
     carom_run* run = calloc(1, sizeof *run);
@@ -52,6 +55,7 @@ static void positions(void* world, const carom_scene_desc* desc, double* xy) {
 
 int main(int argc, char** argv) {
     static const char* const variants[] = {"ccd", "no-ccd", NULL};
-    const bench_engine engine = {"carom", variants, build, step, positions, destroy, 1};
+    const bench_engine engine = {"carom",   variants, build, step,
+                                 positions, destroy,  1,     CAROM_MAX_WORKERS};
     return bench_main(argc, argv, &engine);
 }

@@ -48,7 +48,8 @@ static long peak_kb(void) {
 }
 
 static int usage(const bench_engine* engine) {
-    fprintf(stderr, "usage: bench_%s SCENE N [--steps S] [--variant V] [--sleep on|off]\n",
+    fprintf(stderr,
+            "usage: bench_%s SCENE N [--steps S] [--variant V] [--sleep on|off] [--threads T]\n",
             engine->name);
     fprintf(stderr, "  SCENE:");
     for (int i = 0; i < SCENE_COUNT; ++i) {
@@ -59,7 +60,7 @@ static int usage(const bench_engine* engine) {
     for (int i = 0; engine->variants[i] != NULL; ++i) {
         fprintf(stderr, " %s%s", engine->variants[i], i == 0 ? " (default)" : "");
     }
-    fprintf(stderr, "\n");
+    fprintf(stderr, "\n  T: 1 to %d\n", engine->max_threads);
     return 2;
 }
 
@@ -78,6 +79,7 @@ typedef struct run_options {
     int steps; /* 0: the scene's own */
     const char* variant;
     int enable_sleep;
+    int threads;
 } run_options;
 
 static int parse(int argc, char** argv, const bench_engine* engine, run_options* out) {
@@ -94,7 +96,7 @@ static int parse(int argc, char** argv, const bench_engine* engine, run_options*
     if (kind < 0 || size < 0 || size > 1000000) {
         return -1;
     }
-    *out = (run_options){(carom_scene_kind)kind, (int)size, 0, engine->variants[0], 1};
+    *out = (run_options){(carom_scene_kind)kind, (int)size, 0, engine->variants[0], 1, 1};
     for (int i = 3; i < argc; i += 2) {
         if (i + 1 >= argc) {
             return -1;
@@ -120,6 +122,12 @@ static int parse(int argc, char** argv, const bench_engine* engine, run_options*
                 return -1;
             }
             out->enable_sleep = strcmp(argv[i + 1], "on") == 0;
+        } else if (strcmp(argv[i], "--threads") == 0) {
+            long threads = parse_count(argv[i + 1]);
+            if (threads < 1 || threads > engine->max_threads) {
+                return -1;
+            }
+            out->threads = (int)threads;
         } else {
             return -1;
         }
@@ -208,7 +216,8 @@ int bench_main(int argc, char** argv, const bench_engine* engine) {
     int steps = options.steps > 0 ? options.steps : desc.steps;
     double* xy = malloc(sizeof(double) * 2 * (size_t)desc.body_count);
     double build_start = clock_ms(CLOCK_MONOTONIC);
-    void* world = xy == NULL ? NULL : engine->build(&desc, options.variant, options.enable_sleep);
+    void* world = xy == NULL ? NULL : engine->build(&desc, options.variant, options.enable_sleep,
+                                                   options.threads);
     if (world == NULL) {
         fprintf(stderr, "bench_%s: building the scene failed\n", engine->name);
         free(xy);
@@ -230,12 +239,12 @@ int bench_main(int argc, char** argv, const bench_engine* engine) {
     format_distance(farthest, sizeof farthest, s.max_displacement);
     format_distance(sideways, sizeof sideways, s.max_sideways);
     printf("{\"engine\": \"%s\", \"variant\": \"%s\", \"sleep\": \"%s\", \"scene\": \"%s\", "
-           "\"n\": %d, \"bodies\": %d, \"steps\": %d, \"ms_per_step\": %.6f, "
+           "\"n\": %d, \"bodies\": %d, \"steps\": %d, \"threads\": %d, \"ms_per_step\": %.6f, "
            "\"wall_ms_per_step\": %.6f, \"build_ms\": %.3f, \"base_kb\": %ld, \"peak_kb\": %ld, "
            "\"top_displacement\": %s, \"max_displacement\": %s, \"max_sideways\": %s, "
            "\"drifted\": %d, \"moved\": %d, \"escaped\": %d}\n",
            engine->name, options.variant, options.enable_sleep ? "on" : "off",
-           scene_names[options.kind], options.size, desc.body_count, steps,
+           scene_names[options.kind], options.size, desc.body_count, steps, options.threads,
            (cpu_end - cpu_start) / steps, (end - step_start) / steps, step_start - build_start,
            base_kb, run_peak_kb, top, farthest, sideways, s.drifted, s.moved, s.escaped);
     engine->destroy(world);

@@ -2,7 +2,7 @@
  * peer_chipmunk.c, peer_box2d.cpp, peer_box2d_v3.c), so that bench/run_bench.py drives them all
  * alike:
  *
- *   bench_<engine> SCENE N [--steps S] [--variant V] [--sleep on|off]
+ *   bench_<engine> SCENE N [--steps S] [--variant V] [--sleep on|off] [--threads T]
  *
  * SCENE is rain, pyramid, arena, stack, large_pyramid, many_pyramids, smash, joint_grid,
  * spinner or tumbler (the last three only for engines with joints: carom and Box2D v3); N its size (B for
@@ -11,13 +11,18 @@
  * --sleep off (the default is on) runs the engine with sleeping disabled and creates every body
  * awake, the scene's sleepers included: nothing ever sleeps. --sleep on runs it with sleeping
  * enabled at the engine's own thresholds, with the scene's sleepers created asleep.
+ * --threads T (default 1) steps the world with T workers: carom's worker_count, Box2D v3's
+ * workerCount with T - 1 threads of the program behind its task callbacks; engines that step on
+ * one thread only (Chipmunk, Box2D 2.4) refuse T > 1. With threads, wall_ms_per_step is the
+ * figure to compare: ms_per_step, the process's CPU time, adds up every thread's.
  * Each run builds the scene from its engine-neutral description (scene_desc.h), runs the S steps
  * of dt = 1/60 s, timing them with the process's own CPU time (CLOCK_PROCESS_CPUTIME_ID: other
  * jobs on the machine do not count, and every engine here steps on one thread) and with a
  * monotonic clock, and prints one JSON line:
  *
  *   {"engine":..., "variant":..., "sleep": "on"|"off", "scene":..., "n":..., "bodies":...,
- *    "steps":..., "ms_per_step":..., "wall_ms_per_step":..., "build_ms":..., "base_kb":...,
+ *    "steps":..., "threads":..., "ms_per_step":..., "wall_ms_per_step":..., "build_ms":...,
+ *    "base_kb":...,
  *    "peak_kb":..., "top_displacement":..., "max_displacement":..., "max_sideways":...,
  *    "drifted":..., "moved":..., "escaped":...}
  *
@@ -48,9 +53,11 @@ typedef struct bench_engine {
     const char* name;            /* "carom", "chipmunk", "box2d", "box2d_v3" */
     const char* const* variants; /* NULL-terminated; the first is the default */
     /* Build the described scene with the given variant, with sleeping enabled at the engine's
-     * own thresholds (enable_sleep non-zero) or disabled; NULL on failure. With sleeping off,
-     * bench_main has already cleared every body's asleep flag. */
-    void* (*build)(const carom_scene_desc* desc, const char* variant, int enable_sleep);
+     * own thresholds (enable_sleep non-zero) or disabled, stepping with `threads` workers
+     * (1..max_threads); NULL on failure. With sleeping off, bench_main has already cleared every
+     * body's asleep flag. */
+    void* (*build)(const carom_scene_desc* desc, const char* variant, int enable_sleep,
+                   int threads);
     void (*step)(void* world, double dt);
     /* Write the body positions (m), x then y, in description order: 2 * body_count values. */
     void (*positions)(void* world, const carom_scene_desc* desc, double* xy);
@@ -59,6 +66,7 @@ typedef struct bench_engine {
      * joints, compound and static bodies, collision filters, a loop chain). Otherwise bench_main
      * refuses a scene that carom_scene_desc_is_plain() rejects, rather than time another scene. */
     int builds_joint_scenes;
+    int max_threads; /* 1: the engine steps on one thread only */
 } bench_engine;
 
 /* Parse the command line, run, print the JSON line; returns the exit status (0, or 2 for a bad

@@ -79,7 +79,9 @@ b2Body* addBody(b2World& world, const carom_scene_body& b) {
 // The callbacks bench_main() calls: functions of C language linkage, kept file-local.
 extern "C" {
 
-static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep) {
+static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep,
+                   int threads) {
+    (void)threads; /* always 1: max_threads */
     try { // no exception may cross into bench_main's C frames: out of memory is a NULL
         Box2dRun* run = new Box2dRun;
         run->world.SetGravity(vec(desc->gravity_x, desc->gravity_y));
@@ -117,6 +119,6 @@ static void destroy(void* world) {
 
 int main(int argc, char** argv) {
     static const char* const variants[] = {"default", "no-ccd", nullptr};
-    const bench_engine engine = {"box2d", variants, build, step, positions, destroy, 0};
+    const bench_engine engine = {"box2d", variants, build, step, positions, destroy, 0, 1};
     return bench_main(argc, argv, &engine);
 }

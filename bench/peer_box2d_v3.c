@@ -1,6 +1,7 @@
 /* bench_box2d_v3: one timed run of a benchmark scene on Box2D v3 (protocol: bench_common.h),
  * through its public C API at the settings of Box2D's own benchmark program: one thread
- * (workerCount 1, no task system), b2World_Step(dt, 4 substeps), continuous collision on (bodies
+ * (workerCount 1, no task system) unless --threads T asks for more, b2World_Step(dt, 4
+ * substeps), continuous collision on (bodies
  * are not bullets), every other world setting at b2DefaultWorldDef()'s value (contact hertz 30,
  * damping ratio 10, push speed 3 m/s), floats. --sleep on (the default) keeps the world's
  * sleeping on, as b2DefaultWorldDef() has it, and creates the scene's sleepers asleep
@@ -18,16 +19,157 @@
 
 #include <box2d/box2d.h>
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The substeps of Box2D's benchmark program and of its samples. */
 #define BOX2D_SUBSTEPS 4
 
+/* ---- The task system behind Box2D v3's enqueueTask and finishTask (--threads T) -------------
+ * T - 1 threads and the stepping thread take tasks from one queue; a thread waiting in
+ * finishTask runs queued tasks meanwhile. Box2D may have several tasks out at once (its solver
+ * enqueues one per worker and synchronises them itself), so every task is queued, none run
+ * inline. Idle threads spin, then yield, then sleep, as carom's own pool does, so that both
+ * engines get the same kind of threads. */
+
+#define QUEUE_CAPACITY 1024 /* tasks in flight at once: Box2D has at most 128 per step */
+#define MAX_THREADS 32      /* Box2D v3's B2_MAX_WORKERS, which its public headers do not export */
+#define SPIN_ITERATIONS 4096
+#define YIELD_ITERATIONS 64
+
+typedef struct queued_task {
+    b2TaskCallback* fn;
+    void* context;
+    atomic_int done;
+} queued_task;
+
+typedef struct task_system {
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+    queued_task slots[QUEUE_CAPACITY];
+    int head, tail;    /* under mutex: queued tasks are slots[head..tail) modulo capacity */
+    atomic_int queued; /* tail - head, readable without the mutex */
+    int sleepers;      /* under mutex */
+    atomic_bool shutdown;
+    int thread_count;
+    pthread_t threads[MAX_THREADS];
+} task_system;
+
+/* The next queued task, or NULL. */
+static queued_task* take_task(task_system* system) {
+    queued_task* task = NULL;
+    pthread_mutex_lock(&system->mutex);
+    if (system->head != system->tail) {
+        task = &system->slots[system->head % QUEUE_CAPACITY];
+        system->head += 1;
+        atomic_fetch_sub(&system->queued, 1);
+    }
+    pthread_mutex_unlock(&system->mutex);
+    return task;
+}
+
+static void run_task(queued_task* task) {
+    task->fn(task->context);
+    atomic_store(&task->done, 1);
+}
+
+static void* task_thread(void* argument) {
+    task_system* system = argument;
+    while (!atomic_load(&system->shutdown)) {
+        for (int i = 0; i < SPIN_ITERATIONS + YIELD_ITERATIONS &&
+                        atomic_load(&system->queued) == 0 && !atomic_load(&system->shutdown);
+             ++i) {
+            if (i >= SPIN_ITERATIONS) {
+                sched_yield();
+            }
+        }
+        queued_task* task = take_task(system);
+        if (task != NULL) {
+            run_task(task);
+            continue;
+        }
+        pthread_mutex_lock(&system->mutex);
+        system->sleepers += 1;
+        while (system->head == system->tail && !atomic_load(&system->shutdown)) {
+            pthread_cond_wait(&system->wake, &system->mutex);
+        }
+        system->sleepers -= 1;
+        pthread_mutex_unlock(&system->mutex);
+    }
+    return NULL;
+}
+
+static void* enqueue_task(b2TaskCallback* fn, void* context, void* user_context) {
+    task_system* system = user_context;
+    pthread_mutex_lock(&system->mutex);
+    queued_task* task = &system->slots[system->tail % QUEUE_CAPACITY];
+    task->fn = fn;
+    task->context = context;
+    atomic_store(&task->done, 0);
+    system->tail += 1;
+    atomic_fetch_add(&system->queued, 1);
+    if (system->sleepers > 0) {
+        pthread_cond_signal(&system->wake);
+    }
+    pthread_mutex_unlock(&system->mutex);
+    return task;
+}
+
+static void finish_task(void* user_task, void* user_context) {
+    task_system* system = user_context;
+    queued_task* task = user_task;
+    while (!atomic_load(&task->done)) {
+        queued_task* other = take_task(system);
+        if (other != NULL) {
+            run_task(other);
+        } else {
+            sched_yield();
+        }
+    }
+}
+
+static task_system* start_task_system(int threads) {
+    task_system* system = calloc(1, sizeof *system);
+    if (system == NULL) {
+        return NULL;
+    }
+    pthread_mutex_init(&system->mutex, NULL);
+    pthread_cond_init(&system->wake, NULL);
+    for (int i = 0; i < threads - 1; ++i) {
+        if (pthread_create(&system->threads[i], NULL, task_thread, system) != 0) {
+            break;
+        }
+        system->thread_count += 1;
+    }
+    return system;
+}
+
+static void stop_task_system(task_system* system) {
+    if (system == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&system->mutex);
+    atomic_store(&system->shutdown, true);
+    pthread_cond_broadcast(&system->wake);
+    pthread_mutex_unlock(&system->mutex);
+    for (int i = 0; i < system->thread_count; ++i) {
+        pthread_join(system->threads[i], NULL);
+    }
+    pthread_cond_destroy(&system->wake);
+    pthread_mutex_destroy(&system->mutex);
+    free(system);
+}
+
+/* ---- The benchmark ------------------------------------------------------------------------- */
+
 typedef struct box2d_run {
     b2WorldId world;
-    b2BodyId ground;  /* the static body of the walls */
-    b2BodyId* bodies; /* the bodies, in description order */
+    b2BodyId ground;    /* the static body of the walls */
+    b2BodyId* bodies;   /* the bodies, in description order */
+    task_system* tasks; /* NULL with one thread */
 } box2d_run;
 
 static void destroy(void* world) {
@@ -35,6 +177,7 @@ static void destroy(void* world) {
     if (b2World_IsValid(run->world)) {
         b2DestroyWorld(run->world); /* frees every body and shape */
     }
+    stop_task_system(run->tasks);
     free(run->bodies);
     free(run);
 }
@@ -95,16 +238,15 @@ static void add_shape(b2BodyId body, const b2ShapeDef* def, carom_scene_shape ki
         b2Circle circle = {vec(x, y), (float)radius};
         b2CreateCircleShape(body, def, &circle);
     } else {
-        b2Polygon box = x == 0.0 && y == 0.0
-                            ? b2MakeBox((float)half_width, (float)half_height)
-                            : b2MakeOffsetBox((float)half_width, (float)half_height, vec(x, y),
-                                              b2Rot_identity);
+        b2Polygon box =
+            x == 0.0 && y == 0.0
+                ? b2MakeBox((float)half_width, (float)half_height)
+                : b2MakeOffsetBox((float)half_width, (float)half_height, vec(x, y), b2Rot_identity);
         b2CreatePolygonShape(body, def, &box);
     }
 }
 
-static b2BodyId add_body(b2WorldId world, const carom_scene_desc* desc,
-                         const carom_scene_body* b) {
+static b2BodyId add_body(b2WorldId world, const carom_scene_desc* desc, const carom_scene_body* b) {
     b2BodyDef def = b2DefaultBodyDef();
     def.type = b->is_static ? b2_staticBody : b2_dynamicBody;
     def.position = (b2Pos){(float)b->x, (float)b->y};
@@ -155,7 +297,8 @@ static void add_joints(box2d_run* run, const carom_scene_desc* desc) {
     }
 }
 
-static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep) {
+static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep,
+                   int threads) {
     box2d_run* run = calloc(1, sizeof *run);
     if (run == NULL) {
         return NULL;
@@ -169,7 +312,17 @@ static void* build(const carom_scene_desc* desc, const char* variant, int enable
     def.gravity = vec(desc->gravity_x, desc->gravity_y);
     def.enableSleep = enable_sleep != 0;
     def.enableContinuous = strcmp(variant, "no-ccd") != 0;
-    def.workerCount = 1;
+    def.workerCount = threads;
+    if (threads > 1) {
+        run->tasks = start_task_system(threads);
+        if (run->tasks == NULL || run->tasks->thread_count != threads - 1) {
+            destroy(run);
+            return NULL;
+        }
+        def.enqueueTask = enqueue_task;
+        def.finishTask = finish_task;
+        def.userTaskContext = run->tasks;
+    }
     run->world = b2CreateWorld(&def);
     run->ground = add_walls(run->world, desc);
     for (int i = 0; i < desc->body_count; ++i) {
@@ -194,6 +347,7 @@ static void positions(void* world, const carom_scene_desc* desc, double* xy) {
 
 int main(int argc, char** argv) {
     static const char* const variants[] = {"default", "no-ccd", NULL};
-    const bench_engine engine = {"box2d_v3", variants, build, step, positions, destroy, 1};
+    const bench_engine engine = {"box2d_v3", variants, build, step,
+                                 positions,  destroy,  1,     MAX_THREADS};
     return bench_main(argc, argv, &engine);
 }

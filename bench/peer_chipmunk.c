@@ -116,7 +116,9 @@ static void use_spatial_hash(cpSpace* space, const carom_scene_desc* desc) {
                           10 * (desc->body_count + desc->wall_count));
 }
 
-static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep) {
+static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep,
+                   int threads) {
+    (void)threads; /* always 1: max_threads */
     if (desc->body_count < 1 || !uniform(desc)) {
         return NULL;
     }
@@ -172,6 +174,6 @@ static void positions(void* world, const carom_scene_desc* desc, double* xy) {
 
 int main(int argc, char** argv) {
     static const char* const variants[] = {"hash", "bbtree", NULL};
-    const bench_engine engine = {"chipmunk", variants, build, step, positions, destroy, 0};
+    const bench_engine engine = {"chipmunk", variants, build, step, positions, destroy, 0, 1};
     return bench_main(argc, argv, &engine);
 }

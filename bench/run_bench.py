@@ -13,6 +13,11 @@ ms/step with min and max, peak memory, the stability figures and the per-body sc
 writes the report to a file, --update-doc replaces the marked results section of
 docs/benchmarks.md, --json saves the raw runs and --from-json renders a saved run again without
 running anything. The protocol of the programs is in bench/bench_common.h.
+
+--threads 1,2,4 measures the engines that step one world on several threads (carom, Box2D v3)
+at each of those worker counts instead, interleaved (round 1: T=1 A B, T=2 A B, ...), and
+reports the wall-clock ms per step, the speed-up over one thread and carom / Box2D v3 at each
+count (docs/benchmarks.md, "Threads"); --update-doc then replaces the threads section.
 """
 import argparse
 import datetime
@@ -59,6 +64,11 @@ SLEEP_NAMES = {"off": "no sleep", "on": "sleep", "default": "engine default"}
 
 BEGIN_MARK = "<!-- bench-results:begin (written by bench/run_bench.py --update-doc) -->"
 END_MARK = "<!-- bench-results:end -->"
+THREADS_BEGIN_MARK = ("<!-- bench-threads:begin (written by bench/run_bench.py --threads ... "
+                      "--update-doc) -->")
+THREADS_END_MARK = "<!-- bench-threads:end -->"
+# The engines that step one world on several threads (bench_common.h, --threads).
+THREADED_LABELS = ("carom", "box2d v3")
 
 
 def parse_args():
@@ -80,6 +90,9 @@ def parse_args():
                    help="only these engines, comma-separated: a word that is an engine's "
                         "label picks that engine (carom, box2d, box2d v3), any other word the "
                         "engines whose label contains it (chipmunk, v3, CCD)")
+    p.add_argument("--threads", default="",
+                   help="comma-separated worker counts, e.g. 1,2,4: run carom and Box2D v3 at "
+                        "each and report wall-clock speed-ups (default: the one-thread report)")
     p.add_argument("--quick", action="store_true",
                    help="smoke run: smallest size of each scene, 1 round, 60 steps")
     p.add_argument("--output", help="also write the markdown report to this file")
@@ -94,6 +107,12 @@ def parse_args():
         args.rounds, args.steps = 1, 60
     if args.rounds < 1 or args.steps < 0:
         p.error("--rounds must be at least 1 and --steps at least 1 (0: the scene's own)")
+    try:
+        args.thread_counts = [int(w) for w in args.threads.split(",") if w.strip()]
+    except ValueError:
+        p.error("--threads takes worker counts, e.g. 1,2,4")
+    if any(t < 1 or t > 32 for t in args.thread_counts):
+        p.error("--threads: each worker count must be between 1 and 32 (Box2D v3's limit)")
     args.sleeps = [w.strip() for w in args.sleep.split(",") if w.strip()]
     if not args.sleeps or any(w not in ("off", "on") for w in args.sleeps):
         p.error("--sleep takes off, on or off,on")
@@ -124,6 +143,8 @@ def select_engines(args, notes):
         path = os.path.join(bench_dir, program)
         if not os.path.exists(path):
             missing.add(program)
+        elif args.thread_counts and label not in THREADED_LABELS:
+            continue  # steps on one thread only
         elif not wanted or any(w == label or (w not in labels and w in label) for w in wanted):
             engines.append((label, path, variant))
     for program in sorted(missing):
@@ -135,10 +156,12 @@ def select_engines(args, notes):
     return engines
 
 
-def run_once(path, variant, scene, size, sleep, steps, loads):
+def run_once(path, variant, scene, size, sleep, steps, loads, threads=1):
     cmd = [path, scene, str(size), "--variant", variant, "--sleep", sleep]
     if steps:
         cmd += ["--steps", str(steps)]
+    if threads != 1:
+        cmd += ["--threads", str(threads)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     with open("/proc/loadavg") as f:  # how busy the machine was during this run
         loads.append(float(f.read().split()[0]))
@@ -166,6 +189,24 @@ def run_all(scenes, engines, args, loads):
                                      label=label, round=rnd + 1, sleep=sleep))
                     sys.stderr.write(f"[{len(runs)}/{total}] {scene} {size} round {rnd + 1} "
                                      f"sleep {sleep} {label}: {shown}\n")
+    return runs
+
+
+def run_threads(scenes, engines, args, loads):
+    """--threads: every run, tagged as run_all's and with its worker count; interleaved."""
+    runs = []
+    total = len(scenes) * len(engines) * len(args.sleeps) * len(args.thread_counts) * args.rounds
+    for scene, size in scenes:
+        for rnd in range(args.rounds):
+            for sleep in args.sleeps:
+                for threads in args.thread_counts:
+                    for label, path, variant in engines:
+                        r = run_once(path, variant, scene, size, sleep, args.steps, loads, threads)
+                        shown = f"{r['wall_ms_per_step']:.3f} wall ms/step" if r else "failed"
+                        runs.append(dict(r or {"scene": scene, "n": size, "failed": True},
+                                         label=label, round=rnd + 1, sleep=sleep, threads=threads))
+                        sys.stderr.write(f"[{len(runs)}/{total}] {scene} {size} round {rnd + 1} "
+                                         f"sleep {sleep} threads {threads} {label}: {shown}\n")
     return runs
 
 
@@ -434,13 +475,60 @@ def report(saved):
     return "\n".join(lines) + "\n"
 
 
-def update_doc(path, text):
+def threads_report(saved):
+    """The markdown report of a --threads run: wall-clock times by worker count."""
+    results = {}  # (scene, size, sleep, label, threads) -> successful runs
+    for r in saved["runs"]:
+        key = (r["scene"], r["n"], r.get("sleep", "default"), r["label"], r["threads"])
+        results.setdefault(key, [])
+        if not r.get("failed"):
+            results[key].append(r)
+    present = {(k[0], k[1]) for k in results}
+    scenes = [(s, n) for s, sizes in SCENES for n in sizes if (s, n) in present]
+    sleeps = [s for s in SLEEPS if any(k[2] == s for k in results)]
+    labels = [l for l in THREADED_LABELS if any(k[3] == l for k in results)]
+    counts = sorted({k[4] for k in results})
+
+    def wall(scene, size, sleep, label, threads):
+        return median([r["wall_ms_per_step"]
+                       for r in results.get((scene, size, sleep, label, threads), [])])
+
+    header = ("| scene | sleep | engine | "
+              + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in counts)
+              + "".join(f" | speed-up {t}/1" for t in counts if t > 1) + " |")
+    rule = "|---|---|---|" + "--:|" * (len(counts) + len([t for t in counts if t > 1]))
+    rows = []
+    for scene, size in scenes:
+        for sleep in sleeps:
+            for label in labels + (["carom / box2d v3"] if len(labels) == 2 else []):
+                if label in THREADED_LABELS:
+                    times = [wall(scene, size, sleep, label, t) for t in counts]
+                    cells = [fmt(t) for t in times]
+                    cells += [fmt(times[0] / times[i], 2) + "×" for i, t in enumerate(counts)
+                              if t > 1]
+                else:  # the ratio row: below 1, carom is faster at that worker count
+                    cells = [fmt(wall(scene, size, sleep, "carom", t)
+                                 / wall(scene, size, sleep, "box2d v3", t), 2) for t in counts]
+                    cells += [""] * len([t for t in counts if t > 1])
+                rows.append(f"| {scene} {size} | {SLEEP_NAMES[sleep]} | {label} | "
+                            + " | ".join(cells) + " |")
+    lines = ["#### Conditions", ""] + [f"- {c}" for c in saved["conditions"]]
+    lines += ["", "#### Wall-clock ms per step by worker count", "",
+              "Median over the rounds of each run's wall-clock ms per step (the process's CPU "
+              "time adds up every thread's, so it cannot show a speed-up). Speed-up T/1 is the "
+              "one-thread median over the T-thread median; the carom / box2d v3 row divides "
+              "carom's median by Box2D v3's at the same worker count: below 1, carom is "
+              "faster.", "", header, rule] + rows
+    return "\n".join(lines) + "\n"
+
+
+def update_doc(path, text, begin_mark=BEGIN_MARK, end_mark=END_MARK):
     with open(path) as f:
         doc = f.read()
-    begin, end = doc.find(BEGIN_MARK), doc.find(END_MARK)
+    begin, end = doc.find(begin_mark), doc.find(end_mark)
     if begin < 0 or end < begin:
-        sys.exit(f"run_bench: {path} lacks the markers\n{BEGIN_MARK}\n{END_MARK}")
-    doc = doc[:begin + len(BEGIN_MARK)] + "\n\n" + text + "\n" + doc[end:]
+        sys.exit(f"run_bench: {path} lacks the markers\n{begin_mark}\n{end_mark}")
+    doc = doc[:begin + len(begin_mark)] + "\n\n" + text + "\n" + doc[end:]
     with open(path, "w") as f:
         f.write(doc)
 
@@ -457,16 +545,31 @@ def main():
         for n in notes:
             sys.stderr.write(f"run_bench: {n}\n")
         started = datetime.datetime.now(datetime.timezone.utc)
-        runs = run_all(scenes, engines, args, loads)
+        if args.thread_counts:
+            runs = run_threads(scenes, engines, args, loads)
+        else:
+            runs = run_all(scenes, engines, args, loads)
         labels = [label for label, _, _ in engines]
         saved = {"conditions": conditions(args, labels, loads, started) + notes, "runs": runs}
-    text = report(saved)
+        if args.thread_counts:
+            saved["conditions"][-1] = (
+                f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene, sleep "
+                f"setting and worker count ({', '.join(map(str, args.thread_counts))}), "
+                + (f"{args.steps} steps each, " if args.steps else "each scene's own steps, ")
+                + "interleaved; carom with its own threads (worker_count), Box2D v3 with "
+                "workerCount and the benchmark's threads behind its task callbacks "
+                "(bench/peer_box2d_v3.c).")
+    threaded = any("threads" in r for r in saved["runs"])
+    text = threads_report(saved) if threaded else report(saved)
     print(text, end="")
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)
     if args.update_doc:
-        update_doc(args.update_doc, text)
+        if threaded:
+            update_doc(args.update_doc, text, THREADS_BEGIN_MARK, THREADS_END_MARK)
+        else:
+            update_doc(args.update_doc, text)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(saved, f, indent=1)

@@ -226,10 +226,24 @@ static carom_vec2 fat_box_reach(const carom_body* body, carom_vec2 motion) {
 }
 
 void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_vec2 motion) {
-    double margin = body->type == CAROM_BODY_STATIC ? 0.0 : CAROM_AABB_MARGIN;
+    carom_body_update_shape_aabbs(world, body);
+    carom_body_update_proxies(world, body, motion);
+}
+
+bool carom_body_update_shape_aabbs(carom_world* world, const carom_body* body) {
+    bool left = false;
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         carom_shape* shape = &world->shapes[s];
         shape->aabb = carom_shape_compute_aabb(shape, body->transform);
+        left |= !carom_aabb_contains(world->broad_phase.proxies[s].fat_aabb, shape->aabb);
+    }
+    return left;
+}
+
+void carom_body_update_proxies(carom_world* world, const carom_body* body, carom_vec2 motion) {
+    double margin = body->type == CAROM_BODY_STATIC ? 0.0 : CAROM_AABB_MARGIN;
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        const carom_shape* shape = &world->shapes[s];
         carom_aabb fat = world->broad_phase.proxies[s].fat_aabb;
         if (!carom_aabb_contains(fat, shape->aabb)) {
             carom_vec2 reach = fat_box_reach(body, motion);

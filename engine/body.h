@@ -75,6 +75,11 @@ void carom_body_update_mass(carom_world* world, carom_body* body);
 /* Recompute the shapes' bounding boxes after the body moved by `motion` (m) this step; moves
  * broad-phase proxies whose box left their fattened box. */
 void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_vec2 motion);
+/* Its two halves: the shapes' tight boxes, which touch only this body's shapes (so bodies may
+ * be done at the same time; returns whether a box left its proxy's fat box), then the proxies
+ * moved in the broad phase's grid, which is shared (one body at a time). */
+bool carom_body_update_shape_aabbs(carom_world* world, const carom_body* body);
+void carom_body_update_proxies(carom_world* world, const carom_body* body, carom_vec2 motion);
 void carom_destroy_body_internal(carom_world* world, carom_body* body);
 
 #endif

@@ -50,6 +50,10 @@ void carom_broad_phase_destroy(carom_broad_phase* bp) {
     arrfree(bp->large_proxies);
     arrfree(bp->moved);
     arrfree(bp->candidate_pairs);
+    for (int i = 0; i < (int)arrlen(bp->worker_candidates); ++i) {
+        arrfree(bp->worker_candidates[i].keys);
+    }
+    arrfree(bp->worker_candidates);
 }
 
 carom_aabb carom_quantize_fat_aabb(carom_aabb box) {
@@ -260,9 +264,10 @@ static int compare_keys(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-/* Sort the candidate keys and drop repeats (a pair found in two cells, or by both proxies). */
-static void sort_unique_candidates(carom_broad_phase* bp) {
-    uint64_t* keys = bp->candidate_pairs;
+/* Sort the keys of the stb_ds array *keys and drop repeats (a pair found in two cells, or by
+ * both proxies). */
+static void sort_unique_keys(uint64_t** keys_in_out) {
+    uint64_t* keys = *keys_in_out;
     int count = (int)arrlen(keys);
     if (count > 1) {
         qsort(keys, (size_t)count, sizeof(uint64_t), compare_keys);
@@ -273,17 +278,18 @@ static void sort_unique_candidates(carom_broad_phase* bp) {
             keys[unique++] = keys[i];
         }
     }
-    arrsetlen(bp->candidate_pairs, unique);
+    arrsetlen(*keys_in_out, unique);
 }
 
 /* A new pair: fat boxes overlap, it may collide, and it is not a contact yet. The list is
  * bounded: once it holds twice the room max_contacts leaves (plus a little), it is
  * de-duplicated, and if the distinct pairs still exceed the room the gathering stops. A pile of
  * 3,000 circles at one point has 4.5 million pairs; listing them all, and then making them
- * contacts, took more than 4 GB. */
-static void add_candidate(carom_world* world, int shape, int other) {
-    carom_broad_phase* bp = &world->broad_phase;
-    if (bp->candidates_overflow) {
+ * contacts, took more than 4 GB. Reads the world only: workers add to lists of their own. */
+static void add_candidate(const carom_world* world, carom_candidate_list* list, int shape,
+                          int other) {
+    const carom_broad_phase* bp = &world->broad_phase;
+    if (list->overflow) {
         return;
     }
     const carom_proxy* a = &bp->proxies[shape];
@@ -294,29 +300,34 @@ static void add_candidate(carom_world* world, int shape, int other) {
     }
     uint64_t key = carom_pair_key(shape, other);
     if (carom_hash_map_get(&world->pair_map, key) < 0) {
-        arrput(bp->candidate_pairs, key);
-        if (arrlen(bp->candidate_pairs) > 2 * (ptrdiff_t)bp->candidate_room + 1024) {
-            sort_unique_candidates(bp);
-            bp->candidates_overflow = arrlen(bp->candidate_pairs) > bp->candidate_room;
+        arrput(list->keys, key);
+        if (arrlen(list->keys) > 2 * (ptrdiff_t)bp->candidate_room + 1024) {
+            sort_unique_keys(&list->keys);
+            list->overflow = arrlen(list->keys) > bp->candidate_room;
         }
     }
 }
 
-static void query_proxy(carom_world* world, int shape) {
-    carom_broad_phase* bp = &world->broad_phase;
+static const carom_grid_cell* find_cell_const(const carom_broad_phase* bp, int x, int y) {
+    int index = carom_hash_map_get(&bp->cell_map, cell_key(x, y));
+    return index >= 0 ? &bp->cells[index] : NULL;
+}
+
+static void query_proxy(const carom_world* world, carom_candidate_list* list, int shape) {
+    const carom_broad_phase* bp = &world->broad_phase;
     const carom_proxy* proxy = &bp->proxies[shape];
     if (proxy->large_slot >= 0) {
         /* A large proxy that moved is rare (a moving platform): test everything. */
         for (int other = 0; other < (int)arrlen(bp->proxies); ++other) {
             if (other != shape && bp->proxies[other].alive) {
-                add_candidate(world, shape, other);
+                add_candidate(world, list, shape, other);
             }
         }
         return;
     }
     for (int y = proxy->y0; y <= proxy->y1; ++y) {
         for (int x = proxy->x0; x <= proxy->x1; ++x) {
-            carom_grid_cell* cell = find_cell(bp, x, y);
+            const carom_grid_cell* cell = find_cell_const(bp, x, y);
             if (cell == NULL) {
                 continue;
             }
@@ -326,16 +337,74 @@ static void query_proxy(carom_world* world, int shape) {
                 if (other == shape || (bp->proxies[other].moved && other < shape)) {
                     continue;
                 }
-                add_candidate(world, shape, other);
+                add_candidate(world, list, shape, other);
             }
         }
     }
     for (int i = 0; i < (int)arrlen(bp->large_proxies); ++i) {
         int other = bp->large_proxies[i];
         if (!bp->proxies[other].moved || other > shape) {
-            add_candidate(world, shape, other);
+            add_candidate(world, list, shape, other);
         }
     }
+}
+
+/* Moved proxies per range handed to a worker. */
+#define PROXIES_PER_RANGE 64
+
+static void query_range(int begin, int end, int worker, void* context) {
+    const carom_world* world = context;
+    const carom_broad_phase* bp = &world->broad_phase;
+    carom_candidate_list* list = &bp->worker_candidates[worker];
+    for (int i = begin; i < end; ++i) {
+        int shape = bp->moved[i];
+        if (bp->proxies[shape].alive) {
+            query_proxy(world, list, shape);
+        }
+    }
+}
+
+/* The candidate pairs of every moved proxy, sorted and without repeats, in candidate_pairs;
+ * candidates_overflow if they are more than candidate_room. The moved proxies are queried on
+ * the workers, each into a list of its own; the lists are joined, sorted and de-duplicated, so
+ * the set is the same however the proxies were shared out. A list that overflowed stops its
+ * gathering early, at a point that depends on the sharing; then the whole gathering is done
+ * again on one list, so that the count the refused step reports is the one-thread count. */
+static void gather_candidates(carom_world* world) {
+    carom_broad_phase* bp = &world->broad_phase;
+    int workers = world->tasks.worker_count;
+    while ((int)arrlen(bp->worker_candidates) < workers) {
+        carom_candidate_list blank = {NULL, false};
+        arrput(bp->worker_candidates, blank);
+    }
+    for (int w = 0; w < workers; ++w) {
+        arrsetlen(bp->worker_candidates[w].keys, 0);
+        bp->worker_candidates[w].overflow = false;
+    }
+    int moved = (int)arrlen(bp->moved);
+    carom_parallel_for(&world->tasks, query_range, moved, PROXIES_PER_RANGE, world);
+    bool overflow = false;
+    for (int w = 0; w < workers; ++w) {
+        overflow |= bp->worker_candidates[w].overflow;
+    }
+    if (overflow && workers > 1) {
+        arrsetlen(bp->worker_candidates[0].keys, 0);
+        bp->worker_candidates[0].overflow = false;
+        query_range(0, moved, 0, world);
+        workers = 1;
+    }
+    arrsetlen(bp->candidate_pairs, 0);
+    bp->candidates_overflow = false;
+    for (int w = 0; w < workers; ++w) {
+        const carom_candidate_list* list = &bp->worker_candidates[w];
+        int count = (int)arrlen(list->keys);
+        if (count > 0) {
+            memcpy(arraddnptr(bp->candidate_pairs, count), list->keys,
+                   sizeof(uint64_t) * (size_t)count);
+        }
+        bp->candidates_overflow |= list->overflow;
+    }
+    sort_unique_keys(&bp->candidate_pairs);
 }
 
 static int compare_ints(const void* a, const void* b) {
@@ -448,16 +517,8 @@ bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
             replace(bp, shape);
         }
     }
-    arrsetlen(bp->candidate_pairs, 0);
     bp->candidate_room = world->def.max_contacts - carom_id_pool_count(&world->contact_pool);
-    bp->candidates_overflow = false;
-    for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
-        int shape = bp->moved[i];
-        if (bp->proxies[shape].alive) {
-            query_proxy(world, shape);
-        }
-    }
-    sort_unique_candidates(bp);
+    gather_candidates(world);
     apply_custom_filter(world);
     int count = (int)arrlen(bp->candidate_pairs);
     *new_pairs = count;

@@ -40,6 +40,13 @@ typedef struct carom_grid_cell {
     int* proxies; /* stb_ds array of proxy (shape) ids */
 } carom_grid_cell;
 
+/* Candidate pairs found by one worker (broad_phase.c): stb_ds array of pair keys, and whether
+ * they outgrew the room max_contacts leaves. */
+typedef struct carom_candidate_list {
+    uint64_t* keys;
+    bool overflow;
+} carom_candidate_list;
+
 typedef struct carom_broad_phase {
     double cell_size; /* 0 until chosen */
     double inv_cell_size;
@@ -54,6 +61,7 @@ typedef struct carom_broad_phase {
      * whether the candidates were found to exceed it (carom_broad_phase_update_pairs). */
     int candidate_room;
     bool candidates_overflow;
+    carom_candidate_list* worker_candidates; /* stb_ds array: one list per worker, reused */
 } carom_broad_phase;
 
 /* The box rounded outward to multiples of CAROM_AABB_QUANTUM. */

@@ -214,9 +214,15 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     for (int k = start[CAROM_GRAPH_COLORS]; k < start[CAROM_GRAPH_COLORS + 1]; ++k) {
         solver->constraint_slots[solver->graph.order[k]] = -1 - (k - start[CAROM_GRAPH_COLORS]);
     }
-    /* Filled in contact order: the contacts are read front to back, and the lanes written are
-     * one moving front per colour. */
-    for (int i = 0; i < count; ++i) {
+}
+
+/* Filled in contact order: the contacts are read front to back, and the lanes written are one
+ * moving front per colour. Each constraint writes its own lane only, so ranges may be filled at
+ * the same time (solver.c spreads them over the workers). */
+void carom_contact_solver_fill(carom_world* world, int begin, int end) {
+    carom_solver* solver = &world->solver;
+    const carom_contact_kernel* kernel = solver->kernel;
+    for (int i = begin; i < end; ++i) {
         int slot = solver->constraint_slots[i];
         lane_writer w = slot_lane(solver, slot);
         int a = solver->state_a[i];
@@ -269,9 +275,9 @@ carom_constraint_point_result carom_contact_solver_point(const carom_world* worl
     return result;
 }
 
-void carom_contact_solver_store(carom_world* world) {
+void carom_contact_solver_store(carom_world* world, int begin, int end) {
     carom_solver* solver = &world->solver;
-    for (int i = 0; i < (int)arrlen(solver->constraint_contacts); ++i) {
+    for (int i = begin; i < end; ++i) {
         carom_contact* contact = &world->contacts[solver->constraint_contacts[i]];
         lane_writer w = slot_lane(solver, solver->constraint_slots[i]);
         for (int j = 0; j < contact->point_count; ++j) {

@@ -153,14 +153,17 @@ typedef struct carom_solver carom_solver;
 
 /* The contacts with points become constraints, coloured and laid out for the current kernel,
  * for substeps of h seconds; the contact springs go into *settings. Needs the solver's body
- * states (gathered first). */
+ * states (gathered first). Then carom_contact_solver_fill writes constraints [begin, end) into
+ * their lanes: every constraint once, ranges in any order or at the same time. */
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings);
+void carom_contact_solver_fill(carom_world* world, int begin, int end);
 void carom_contact_solver_warm_start(carom_world* world);
 void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
                                 bool use_bias);
 void carom_contact_solver_restitution(carom_world* world);
-/* Copy the accumulated impulses back into the contacts, for the next step's warm start. */
-void carom_contact_solver_store(carom_world* world);
+/* Copy the accumulated impulses of constraints [begin, end) back into their contacts, for the
+ * next step's warm start; ranges may run at the same time. */
+void carom_contact_solver_store(carom_world* world, int begin, int end);
 
 /* A point of constraint i (in the solver's constraint_contacts order) after the solve. */
 typedef struct carom_constraint_point_result {

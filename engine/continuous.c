@@ -183,24 +183,22 @@ static carom_toi_output core_time_of_impact(carom_world* world, const carom_body
 /* The earliest impact of the body's shapes against the candidates (static and kinematic
  * shapes, and dynamic ones for a bullet unless statics_only), and the static shapes its cores
  * already touch. */
-static void find_first_hit(carom_world* world, const carom_body* body, double target,
-                           bool statics_only, first_hit* hit) {
+static void find_first_hit(carom_world* world, int** candidates, const carom_body* body,
+                           double target, bool statics_only, first_hit* hit) {
     hit->t = 1.0;
     hit->other_body = -1;
     hit->touching_count = 0;
     /* A sweep that can hit only static and kinematic shapes (may_hit) asks for those alone. */
     if (statics_only || !body->bullet) {
-        carom_broad_phase_query_fixed(&world->broad_phase, swept_box(body),
-                                      &world->continuous_candidates);
+        carom_broad_phase_query_fixed(&world->broad_phase, swept_box(body), candidates);
     } else {
-        carom_broad_phase_query(&world->broad_phase, swept_box(body),
-                                &world->continuous_candidates);
+        carom_broad_phase_query(&world->broad_phase, swept_box(body), candidates);
     }
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         const carom_shape* mine = &world->shapes[s];
         carom_convex_shape my_geometry = toi_shape(mine);
-        for (int i = 0; i < (int)arrlen(world->continuous_candidates); ++i) {
-            const carom_shape* other = &world->shapes[world->continuous_candidates[i]];
+        for (int i = 0; i < (int)arrlen(*candidates); ++i) {
+            const carom_shape* other = &world->shapes[(*candidates)[i]];
             if (!may_hit(world, body, mine, other, statics_only)) {
                 continue;
             }
@@ -273,39 +271,49 @@ static double stop_time(const carom_body* body, double t, double target) {
  * one against a wall moves it a little each step, and its core must not go through either. */
 #define PRESSED_FRACTION 0.2
 
-static void mark_pressed_bodies(carom_world* world) {
-    for (int i = 0; i < (int)arrlen(world->touching_contacts); ++i) {
+/* The body a touching contact presses into a static or kinematic shape, or -1: each contact
+ * on its own, on the workers (several may press one body, so the marks are set after). */
+static void find_pressed_bodies(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
+    for (int i = begin; i < end; ++i) {
+        world->continuous.pressed_body[i] = -1;
         const carom_contact* contact = &world->contacts[world->touching_contacts[i]];
-        carom_body* body_a = &world->bodies[contact->edges[0].body];
-        carom_body* body_b = &world->bodies[contact->edges[1].body];
+        const carom_body* body_a = &world->bodies[contact->edges[0].body];
+        const carom_body* body_b = &world->bodies[contact->edges[1].body];
         if ((body_a->type == CAROM_BODY_DYNAMIC) == (body_b->type == CAROM_BODY_DYNAMIC)) {
             continue;
         }
         bool a_moves = body_a->type == CAROM_BODY_DYNAMIC;
-        carom_body* body = a_moves ? body_a : body_b;
         const carom_shape* shape = &world->shapes[a_moves ? contact->shape_a : contact->shape_b];
         double deepest = contact->points[0].separation;
         if (contact->point_count > 1 && contact->points[1].separation < deepest) {
             deepest = contact->points[1].separation;
         }
         if (deepest < -PRESSED_FRACTION * carom_shape_compute_thickness(shape)) {
-            body->pressed = true;
+            world->continuous.pressed_body[i] = a_moves ? body_a->id : body_b->id;
         }
     }
 }
 
-/* Where the body's own motion may take it this step against static and kinematic shapes:
- * the time it stops (1 if it does not) and the shift that keeps its touching cores out. */
-typedef struct stop {
-    double t;
-    carom_vec2 shift;
-    int other_body; /* what it hit first, -1: nothing */
-} stop;
+static void mark_pressed_bodies(carom_world* world) {
+    int count = (int)arrlen(world->touching_contacts);
+    arrsetlen(world->continuous.pressed_body, count);
+    carom_parallel_for(&world->tasks, find_pressed_bodies, count, 256, world);
+    for (int i = 0; i < count; ++i) {
+        if (world->continuous.pressed_body[i] >= 0) {
+            world->bodies[world->continuous.pressed_body[i]].pressed = true;
+        }
+    }
+}
 
-static stop find_stop(carom_world* world, const carom_body* body, double target,
-                      bool statics_only, double t_limit) {
+typedef carom_continuous_stop stop;
+
+/* Where the body's own motion may take it (carom_continuous_stop), with a worker's scratch. */
+static stop find_stop_with(carom_world* world, int** candidates, const carom_body* body,
+                           double target, bool statics_only, double t_limit) {
     first_hit hit;
-    find_first_hit(world, body, target, statics_only, &hit);
+    find_first_hit(world, candidates, body, target, statics_only, &hit);
     stop result = {t_limit, {0.0, 0.0}, -1};
     if (hit.other_body >= 0) {
         double t = body->sweep.delta_angle == 0.0 ? stop_time(body, hit.t, target) : hit.t;
@@ -316,6 +324,13 @@ static stop find_stop(carom_world* world, const carom_body* body, double target,
     }
     result.shift = core_correction(body, &hit, result.t);
     return result;
+}
+
+/* On the stepping thread. */
+static stop find_stop(carom_world* world, const carom_body* body, double target,
+                      bool statics_only, double t_limit) {
+    return find_stop_with(world, &world->continuous.candidates[0], body, target, statics_only,
+                          t_limit);
 }
 
 /* A core correction changes the body's path: the corrected path may meet another wall (a
@@ -345,21 +360,76 @@ static void stop_body(carom_world* world, carom_body* body, double t, carom_vec2
     move_by(world, body, shift);
 }
 
+/* Whether the body is swept this step. */
+static bool needs_sweep(const carom_body* body) {
+    return body->type == CAROM_BODY_DYNAMIC && (body->pressed || is_fast(body));
+}
+
+/* The first stops of the swept bodies that are not bullets, found on the workers before any
+ * body is stopped. Such a body's first stop reads only its own sweep and the static and
+ * kinematic shapes, which the stopping in order never moves; so it is what the in-order pass
+ * would find, unless a bullet moved the body back first (then it is found again there). */
+typedef struct first_stops {
+    carom_world* world;
+    double target;
+} first_stops;
+
+static void find_first_stops(int begin, int end, int worker, void* context) {
+    const first_stops* task = context;
+    carom_world* world = task->world;
+    carom_continuous_scratch* scratch = &world->continuous;
+    for (int i = begin; i < end; ++i) {
+        carom_body* body = &world->bodies[world->solver.state_bodies[i]];
+        scratch->swept[i] = needs_sweep(body);
+        scratch->was_pressed[i] = body->pressed;
+        body->pressed = false; /* read: the mark lives one step */
+        scratch->stop_found[i] = scratch->swept[i] && !body->bullet;
+        if (scratch->stop_found[i]) {
+            scratch->stops[i] = find_stop_with(world, &scratch->candidates[worker], body,
+                                               task->target, false, 1.0);
+        }
+    }
+}
+
+/* Bodies per range handed to a worker: most are slow and cost one comparison. */
+#define BODIES_PER_RANGE 256
+
 void carom_continuous_step(carom_world* world) {
     if (!world->def.enable_continuous) {
         return;
     }
     const double target = 0.25 * world->def.speculative_distance + 1e-4;
     carom_solver* solver = &world->solver;
+    carom_continuous_scratch* scratch = &world->continuous;
     mark_pressed_bodies(world);
-    for (int i = 0; i < (int)arrlen(solver->state_bodies); ++i) {
-        carom_body* body = &world->bodies[solver->state_bodies[i]];
-        bool pressed = body->pressed;
-        body->pressed = false;
-        if (body->type != CAROM_BODY_DYNAMIC || !(pressed || is_fast(body))) {
+    while ((int)arrlen(scratch->candidates) < world->tasks.worker_count) {
+        arrput(scratch->candidates, NULL);
+    }
+    int count = (int)arrlen(solver->state_bodies);
+    arrsetlen(scratch->stops, count);
+    arrsetlen(scratch->stop_found, count);
+    arrsetlen(scratch->swept, count);
+    arrsetlen(scratch->was_pressed, count);
+    arrsetlen(scratch->disturbed, count);
+    if (count > 0) {
+        memset(scratch->disturbed, 0, (size_t)count);
+    }
+    first_stops task = {world, target};
+    carom_parallel_for(&world->tasks, find_first_stops, count, BODIES_PER_RANGE, &task);
+    for (int i = 0; i < count; ++i) {
+        /* whether it is swept, unless a bullet moved it back since (a pressed mark is kept
+         * with the verdict: it was cleared) */
+        if (!scratch->swept[i] && !scratch->disturbed[i]) {
             continue;
         }
-        stop own = find_stop(world, body, target, false, 1.0);
+        carom_body* body = &world->bodies[solver->state_bodies[i]];
+        if (scratch->disturbed[i] && !(body->type == CAROM_BODY_DYNAMIC &&
+                                       (scratch->was_pressed[i] || is_fast(body)))) {
+            continue;
+        }
+        stop own = scratch->stop_found[i] && !scratch->disturbed[i]
+                       ? scratch->stops[i]
+                       : find_stop(world, body, target, false, 1.0);
         int hit_body = own.other_body;
         double hit_t = own.t;
         for (int pass = 0; own.shift.x != 0.0 || own.shift.y != 0.0; ++pass) {
@@ -380,6 +450,20 @@ void carom_continuous_step(carom_world* world) {
         if (other->type == CAROM_BODY_DYNAMIC && other->solver_index >= 0) {
             stop its = find_stop(world, other, target, true, hit_t);
             stop_body(world, other, its.t, its.shift);
+            scratch->disturbed[other->solver_index] = 1;
         }
     }
+}
+
+void carom_continuous_destroy(carom_continuous_scratch* scratch) {
+    for (int i = 0; i < (int)arrlen(scratch->candidates); ++i) {
+        arrfree(scratch->candidates[i]);
+    }
+    arrfree(scratch->candidates);
+    arrfree(scratch->stops);
+    arrfree(scratch->stop_found);
+    arrfree(scratch->disturbed);
+    arrfree(scratch->swept);
+    arrfree(scratch->was_pressed);
+    arrfree(scratch->pressed_body);
 }

@@ -307,7 +307,7 @@ static void cache_manifold_pose(carom_contact* contact, const carom_body* body_a
     contact->cached_rotation_b = body_b->transform.q;
 }
 
-static void update_contact(carom_world* world, carom_contact* contact, double dt) {
+static void update_contact(const carom_world* world, carom_contact* contact, double dt) {
     const carom_shape* shape_a = &world->shapes[contact->shape_a];
     const carom_shape* shape_b = &world->shapes[contact->shape_b];
     const carom_body* body_a = &world->bodies[shape_a->body];
@@ -402,8 +402,78 @@ static void list_touching_contacts(carom_world* world) {
     }
 }
 
-void carom_narrow_phase_collide(carom_world* world, double dt) {
+/* What the parallel pass did with a contact, for the merge after it. */
+enum {
+    OUTCOME_SKIPPED = 1, /* neither body active: nothing moved, unless a wake came first */
+    OUTCOME_DESTROY = 2, /* the fat boxes parted */
+    OUTCOME_UPDATED = 3  /* its manifold is this step's */
+};
+
+/* A contact's own work: it writes only this contact's manifold, so contacts run at the same
+ * time. Touching, events, the pre-solve callback and wakes are the merge's (in contact order). */
+static unsigned char collide_contact(const carom_world* world, carom_contact* contact,
+                                     double dt) {
     const carom_proxy* proxies = world->broad_phase.proxies;
+    const carom_body* body_a = &world->bodies[contact->edges[0].body];
+    const carom_body* body_b = &world->bodies[contact->edges[1].body];
+    if (!carom_body_is_active(body_a) && !carom_body_is_active(body_b)) {
+        return OUTCOME_SKIPPED; /* nothing moved: sleeping or resting against something still */
+    }
+    if (!carom_aabb_overlaps(proxies[contact->shape_a].fat_aabb,
+                             proxies[contact->shape_b].fat_aabb)) {
+        return OUTCOME_DESTROY;
+    }
+    update_contact(world, contact, dt);
+    return OUTCOME_UPDATED;
+}
+
+/* The merge's part for an updated contact, on this thread: the pre-solve callback, touching
+ * (a contact whose points are all speculative is left to the solver to settle: solver.c),
+ * events, wakes and the solver's list. */
+static void settle_contact(carom_world* world, int i) {
+    carom_contact* contact = &world->contacts[i];
+    if (!pre_solve_enables(world, contact)) {
+        carom_contact_set_touching(world, contact, false);
+        return; /* neither solved nor waking anything this step */
+    }
+    bool touching = carom_contact_points_touch(contact);
+    bool solver_decides = !touching && contact->point_count > 0 && !contact->is_sensor;
+    if (!solver_decides) {
+        carom_contact_set_touching(world, contact, touching);
+    }
+    if (contact->point_count > 0 && !contact->is_sensor) {
+        /* an active body touches a sleeping one: wake its island */
+        carom_wake_body(world, &world->bodies[contact->edges[0].body]);
+        carom_wake_body(world, &world->bodies[contact->edges[1].body]);
+        arrput(world->touching_contacts, i);
+    }
+}
+
+typedef struct collide_task {
+    carom_world* world;
+    const int* awake;
+    unsigned char* outcomes;
+    double dt;
+} collide_task;
+
+static void collide_range(int begin, int end, int worker, void* context) {
+    (void)worker;
+    const collide_task* task = context;
+    for (int k = begin; k < end; ++k) {
+        carom_contact* contact = &task->world->contacts[task->awake[k]];
+        task->outcomes[k] = collide_contact(task->world, contact, task->dt);
+    }
+}
+
+/* Contacts per range handed to a worker. */
+#define CONTACTS_PER_RANGE 128
+
+/* The manifolds are made in parallel (collide_range); then, in contact order on this thread,
+ * what one contact does to the world: events, wakes, the solver's list, destruction. A contact
+ * skipped because both bodies were at rest is looked at again there, since a wake by an
+ * earlier contact may have made one active: exactly the contacts, in the order, that one pass
+ * in contact order would update. (Waking changes no body field a manifold reads.) */
+void carom_narrow_phase_collide(carom_world* world, double dt) {
     arrsetlen(world->contacts_to_destroy, 0);
     arrsetlen(world->touching_contacts, 0);
     uint64_t wakes_before = world->wake_count;
@@ -412,34 +482,19 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
      * loop only reads (a wake marks the lists stale rather than rebuilding them) */
     const int* awake = world->awake_contacts;
     int awake_count = (int)arrlen(world->awake_contacts);
+    arrsetlen(world->contact_outcomes, awake_count);
+    collide_task task = {world, awake, world->contact_outcomes, dt};
+    carom_parallel_for(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE, &task);
     for (int k = 0; k < awake_count; ++k) {
+        unsigned char outcome = world->contact_outcomes[k];
         int i = awake[k];
-        carom_contact* contact = &world->contacts[i];
-        carom_body* body_a = &world->bodies[contact->edges[0].body];
-        carom_body* body_b = &world->bodies[contact->edges[1].body];
-        if (!carom_body_is_active(body_a) && !carom_body_is_active(body_b)) {
-            continue; /* nothing moved: sleeping or resting against something still */
+        if (outcome == OUTCOME_SKIPPED) {
+            outcome = collide_contact(world, &world->contacts[i], dt);
         }
-        if (!carom_aabb_overlaps(proxies[contact->shape_a].fat_aabb,
-                                 proxies[contact->shape_b].fat_aabb)) {
+        if (outcome == OUTCOME_DESTROY) {
             arrput(world->contacts_to_destroy, i);
-            continue;
-        }
-        update_contact(world, contact, dt);
-        if (!pre_solve_enables(world, contact)) {
-            carom_contact_set_touching(world, contact, false);
-            continue; /* neither solved nor waking anything this step */
-        }
-        bool touching = carom_contact_points_touch(contact);
-        bool solver_decides = !touching && contact->point_count > 0 && !contact->is_sensor;
-        if (!solver_decides) {
-            carom_contact_set_touching(world, contact, touching);
-        }
-        if (contact->point_count > 0 && !contact->is_sensor) {
-            /* an active body touches a sleeping one: wake its island */
-            carom_wake_body(world, body_a);
-            carom_wake_body(world, body_b);
-            arrput(world->touching_contacts, i);
+        } else if (outcome == OUTCOME_UPDATED) {
+            settle_contact(world, i);
         }
     }
     if (world->wake_count != wakes_before) {

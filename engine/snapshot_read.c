@@ -81,6 +81,11 @@ static void commit_scene(carom_world* world, scene_data* scene) {
     def.gravity = world->def.gravity;
     def.substeps = world->def.substeps;
     def.max_contacts = world->def.max_contacts; /* the world's resource limit, not the scene's */
+    /* the world's threads, not the scene's */
+    def.worker_count = world->def.worker_count;
+    def.enqueue_task = world->def.enqueue_task;
+    def.finish_task = world->def.finish_task;
+    def.user_task_context = world->def.user_task_context;
     world->def = def;
     carom_broad_phase_destroy(&world->broad_phase);
     carom_broad_phase_init(&world->broad_phase, def.cell_size);

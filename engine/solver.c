@@ -33,6 +33,9 @@
 
 #include <math.h>
 
+/* Bodies or constraints per range handed to a worker in the cheap per-item loops. */
+#define ITEMS_PER_RANGE 256
+
 carom_softness carom_make_softness(double hertz, double damping_ratio, double h) {
     carom_softness soft = {0.0, 1.0, 0.0};
     if (hertz == 0.0) {
@@ -61,42 +64,38 @@ void carom_solver_destroy(carom_solver* solver) {
     arrfree(solver->motions);
     arrfree(solver->masses);
     arrfree(solver->body_states);
+    arrfree(solver->leaves_fat_box);
     carom_contact_solver_destroy(solver);
 }
 
-/* Copy every awake non-static body into the solver's state array, with what its velocity
- * gains each substep, and add the shared rest state for static bodies at the end. */
-static void gather_bodies(carom_world* world, double h) {
+/* The bodies the last step moved forget their states: each its own, so in parallel. */
+static void forget_states(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
     carom_solver* solver = &world->solver;
-    /* the bodies the last step moved forget their states; then every awake body gets one */
     int body_count = (int)arrlen(world->bodies);
-    int old_body_count = (int)arrlen(solver->body_states);
-    arrsetlen(solver->body_states, body_count);
-    for (int i = old_body_count; i < body_count; ++i) {
-        solver->body_states[i] = -1;
-    }
-    for (int i = 0; i < (int)arrlen(solver->state_bodies); ++i) {
+    for (int i = begin; i < end; ++i) {
         int body = solver->state_bodies[i];
         if (body < body_count) {
             solver->body_states[body] = -1;
             world->bodies[body].solver_index = -1;
         }
     }
-    carom_refresh_awake_lists(world);
-    int awake_count = (int)arrlen(world->awake_bodies);
-    /* room for every awake body and the rest state, then written by index: cheaper than a
-     * growth check per body */
-    arrsetlen(solver->states, awake_count + 1);
-    arrsetlen(solver->state_bodies, awake_count);
-    arrsetlen(solver->motions, awake_count);
-    arrsetlen(solver->masses, awake_count + 1);
+}
+
+/* State k for the k-th awake body, with what its velocity gains each substep: each body its
+ * own state, so in parallel. */
+static void gather_states(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
+    carom_solver* solver = &world->solver;
+    double h = solver->h;
     carom_vec2 gravity = world->def.gravity;
-    int count = 0;
-    for (int k = 0; k < awake_count; ++k) {
+    for (int k = begin; k < end; ++k) {
         int i = world->awake_bodies[k];
         carom_body* body = &world->bodies[i];
-        body->solver_index = count;
-        solver->body_states[i] = count;
+        body->solver_index = k;
+        solver->body_states[i] = k;
         carom_body_state state = {body->linear_velocity, body->angular_velocity, {0.0, 0.0},
                                   {1.0, 0.0}, 0.0};
         carom_body_motion motion = {1.0, 1.0, {0.0, 0.0}, 0.0};
@@ -109,27 +108,44 @@ static void gather_bodies(carom_world* world, double h) {
             motion.linear_increment = carom_scale(h, acceleration);
             motion.angular_increment = h * body->inv_inertia * body->torque;
         }
-        solver->states[count] = state;
-        solver->motions[count] = motion;
-        solver->masses[count] = (carom_state_mass){body->inv_mass, body->inv_inertia};
-        solver->state_bodies[count] = i;
-        count += 1;
+        solver->states[k] = state;
+        solver->motions[k] = motion;
+        solver->masses[k] = (carom_state_mass){body->inv_mass, body->inv_inertia};
+        solver->state_bodies[k] = i;
     }
+}
+
+/* Copy every awake non-static body into the solver's state array, with what its velocity
+ * gains each substep, and add the shared rest state for static bodies at the end. */
+static void gather_bodies(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    int body_count = (int)arrlen(world->bodies);
+    int old_body_count = (int)arrlen(solver->body_states);
+    arrsetlen(solver->body_states, body_count);
+    for (int i = old_body_count; i < body_count; ++i) {
+        solver->body_states[i] = -1;
+    }
+    carom_parallel_for(&world->tasks, forget_states, (int)arrlen(solver->state_bodies),
+                       ITEMS_PER_RANGE, world);
+    carom_refresh_awake_lists(world);
+    int count = (int)arrlen(world->awake_bodies);
+    /* room for every awake body and the rest state, then written by index: cheaper than a
+     * growth check per body */
+    arrsetlen(solver->states, count + 1);
+    arrsetlen(solver->state_bodies, count);
+    arrsetlen(solver->motions, count);
+    arrsetlen(solver->masses, count + 1);
+    carom_parallel_for(&world->tasks, gather_states, count, ITEMS_PER_RANGE, world);
     solver->moving_count = count;
     carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}, 0.0};
     solver->states[count] = rest;
     solver->masses[count] = (carom_state_mass){0.0, 0.0};
-    arrsetlen(solver->states, count + 1);
-    arrsetlen(solver->masses, count + 1);
-    arrsetlen(solver->state_bodies, count);
-    arrsetlen(solver->motions, count);
 }
 
-
-static void integrate_velocities(carom_world* world) {
-    carom_solver* solver = &world->solver;
-    int count = solver->moving_count;
-    for (int i = 0; i < count; ++i) {
+static void integrate_velocities(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_solver* solver = context;
+    for (int i = begin; i < end; ++i) {
         const carom_body_motion* m = &solver->motions[i];
         carom_body_state* state = &solver->states[i];
         state->linear_velocity = carom_add(carom_scale(m->linear_damping, state->linear_velocity),
@@ -177,10 +193,11 @@ static CAROM_FORCE_INLINE void limit_speeds(carom_vec2* linear_velocity, double*
     }
 }
 
-static void integrate_positions(carom_world* world, double h) {
-    carom_solver* solver = &world->solver;
-    int count = solver->moving_count;
-    for (int i = 0; i < count; ++i) {
+static void integrate_positions(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_solver* solver = context;
+    double h = solver->h;
+    for (int i = begin; i < end; ++i) {
         carom_body_state* state = &solver->states[i];
         state->delta_position = carom_mul_add(state->delta_position, h, state->linear_velocity);
         state->delta_rotation = turn_rotation(state->delta_rotation, h * state->angular_velocity);
@@ -272,10 +289,14 @@ static void settle_touching(carom_world* world) {
 
 /* Write the states back to the bodies, within the speed limits (restitution and the relax pass
  * come after the last substep moved them), advance their rest timers, derive their origins, and
- * refresh bounding boxes. */
-static void finalize_bodies(carom_world* world, double dt) {
+ * refresh their shapes' bounding boxes: each body its own, so ranges run at the same time. The
+ * proxies that left their fat boxes move in the grid afterwards (move_proxies). */
+static void finalize_bodies(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
     carom_solver* solver = &world->solver;
-    for (int i = 0; i < solver->moving_count; ++i) {
+    double dt = solver->dt;
+    for (int i = begin; i < end; ++i) {
         carom_body_state* state = &solver->states[i];
         limit_speeds(&state->linear_velocity, &state->angular_velocity);
         carom_body* body = &world->bodies[solver->state_bodies[i]];
@@ -295,36 +316,167 @@ static void finalize_bodies(carom_world* world, double dt) {
         body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);
         body->torque = 0.0;
-        carom_body_update_shape_bounds(world, body, state->delta_position);
+        solver->leaves_fat_box[i] = carom_body_update_shape_aabbs(world, body);
     }
 }
 
+/* The grid is shared: its proxies move one body at a time, in state order, for the bodies a
+ * shape of which left its fat box (most bodies stay inside theirs). */
+static void move_proxies(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    for (int i = 0; i < solver->moving_count; ++i) {
+        if (solver->leaves_fat_box[i]) {
+            carom_body_update_proxies(world, &world->bodies[solver->state_bodies[i]],
+                                      solver->states[i].delta_position);
+        }
+    }
+}
+
+/* ---- The contact passes over the workers ----------------------------------------------------
+ * Constraints of one colour move no body in common, so a colour's groups are cut into ranges
+ * that run at the same time, colour after colour; the overflow, whose constraints may share
+ * bodies, runs alone first. A group's bits are the same whoever solves it, and the order
+ * within a colour changes nothing, so these passes give the bits of the one-thread calls. */
+
+/* Constraints a worker takes at least, so that a range is worth handing over. */
+#define CONSTRAINTS_PER_RANGE 64
+
+/* Where each colour's groups begin: contact_solver.c lays the colours out one after the other,
+ * each rounded up to whole groups of the kernel's lanes. */
+static void find_color_groups(carom_solver* solver) {
+    int lanes = solver->kernel->lanes;
+    const int* start = solver->graph.color_start;
+    solver->color_groups[0] = 0;
+    for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
+        solver->color_groups[c + 1] =
+            solver->color_groups[c] + (start[c + 1] - start[c] + lanes - 1) / lanes;
+    }
+    CAROM_ASSERT(solver->color_groups[CAROM_GRAPH_COLORS] == solver->group_count);
+}
+
+enum contact_pass { PASS_WARM_START, PASS_SOLVE, PASS_RELAX, PASS_RESTITUTION };
+
+typedef struct color_pass {
+    carom_world* world;
+    enum contact_pass pass;
+    const carom_solve_settings* settings;
+    unsigned char* groups; /* the colour's first group */
+} color_pass;
+
+static void run_color_range(int begin, int end, int worker, void* context) {
+    (void)worker;
+    const color_pass* p = context;
+    carom_solver* solver = &p->world->solver;
+    const carom_contact_kernel* kernel = solver->kernel;
+    void* groups = p->groups + carom_contact_group_size(kernel->lanes) * (size_t)begin;
+    int count = end - begin;
+    switch (p->pass) {
+    case PASS_WARM_START:
+        kernel->warm_start(groups, count, solver->states);
+        break;
+    case PASS_SOLVE:
+    case PASS_RELAX:
+        kernel->solve(groups, count, solver->states, p->settings, p->pass == PASS_SOLVE);
+        break;
+    case PASS_RESTITUTION:
+        kernel->restitution(groups, count, solver->states, p->world->def.restitution_threshold);
+        break;
+    }
+}
+
+/* One contact pass: with one worker the contact solver's own call, else the overflow and then
+ * each colour spread over the workers. */
+static void contact_pass(carom_world* world, enum contact_pass pass,
+                         const carom_solve_settings* settings) {
+    carom_solver* solver = &world->solver;
+    if (world->tasks.worker_count <= 1) {
+        switch (pass) {
+        case PASS_WARM_START:
+            carom_contact_solver_warm_start(world);
+            break;
+        case PASS_SOLVE:
+        case PASS_RELAX:
+            carom_contact_solver_solve(world, settings, pass == PASS_SOLVE);
+            break;
+        case PASS_RESTITUTION:
+            carom_contact_solver_restitution(world);
+            break;
+        }
+        return;
+    }
+    const carom_contact_kernel* overflow = &carom_contact_kernel_lanes1;
+    switch (pass) {
+    case PASS_WARM_START:
+        overflow->warm_start(solver->overflow, solver->overflow_count, solver->states);
+        break;
+    case PASS_SOLVE:
+    case PASS_RELAX:
+        overflow->solve(solver->overflow, solver->overflow_count, solver->states, settings,
+                        pass == PASS_SOLVE);
+        break;
+    case PASS_RESTITUTION:
+        overflow->restitution(solver->overflow, solver->overflow_count, solver->states,
+                              world->def.restitution_threshold);
+        break;
+    }
+    int lanes = solver->kernel->lanes;
+    int min_groups = CONSTRAINTS_PER_RANGE / lanes > 0 ? CONSTRAINTS_PER_RANGE / lanes : 1;
+    size_t group_size = carom_contact_group_size(lanes);
+    for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
+        int first = solver->color_groups[c];
+        int count = solver->color_groups[c + 1] - first;
+        color_pass p = {world, pass, settings,
+                        (unsigned char*)solver->groups + group_size * (size_t)first};
+        carom_parallel_for(&world->tasks, run_color_range, count, min_groups, &p);
+    }
+}
+
+static void fill_constraints(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_contact_solver_fill(context, begin, end);
+}
+
+static void store_impulses(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_contact_solver_store(context, begin, end);
+}
+
 void carom_solver_step(carom_world* world, double dt) {
+    carom_solver* solver = &world->solver;
+    const carom_task_system* tasks = &world->tasks;
     int substeps = world->def.substeps;
     double h = dt / substeps;
+    solver->h = h;
+    solver->dt = dt;
     carom_joints_wake_driven(world);
-    gather_bodies(world, h);
+    gather_bodies(world);
     carom_solve_settings settings = {1.0 / h, world->def.contact_slop,
                                      world->def.contact_push_max_velocity, 0,
                                      {0.0, 1.0, 0.0}, {0.0, 1.0, 0.0}};
     carom_joint_solver_prepare(world, h);
     carom_contact_solver_prepare(world, h, &settings);
+    int constraint_count = (int)arrlen(solver->constraint_contacts);
+    carom_parallel_for(tasks, fill_constraints, constraint_count, ITEMS_PER_RANGE, world);
+    find_color_groups(solver);
+    int moving = solver->moving_count;
     /* in each pass the joints first, in id order, then the contacts colour by colour */
     for (int i = 0; i < substeps; ++i) {
         settings.flip = i & 1;
-        integrate_velocities(world);
+        carom_parallel_for(tasks, integrate_velocities, moving, ITEMS_PER_RANGE, solver);
         carom_joint_solver_warm_start(world);
-        carom_contact_solver_warm_start(world);
+        contact_pass(world, PASS_WARM_START, &settings);
         carom_joint_solver_solve(world, true);
-        carom_contact_solver_solve(world, &settings, true);
-        integrate_positions(world, h);
+        contact_pass(world, PASS_SOLVE, &settings);
+        carom_parallel_for(tasks, integrate_positions, moving, ITEMS_PER_RANGE, solver);
         carom_joint_solver_solve(world, false); /* relax */
-        carom_contact_solver_solve(world, &settings, false);
+        contact_pass(world, PASS_RELAX, &settings);
     }
-    carom_contact_solver_restitution(world);
-    carom_contact_solver_store(world);
+    contact_pass(world, PASS_RESTITUTION, &settings);
+    carom_parallel_for(tasks, store_impulses, constraint_count, ITEMS_PER_RANGE, world);
     settle_touching(world); /* before the hits, and with the velocities from before the solve */
     report_hits(world);
-    finalize_bodies(world, dt);
+    arrsetlen(solver->leaves_fat_box, moving);
+    carom_parallel_for(tasks, finalize_bodies, moving, ITEMS_PER_RANGE, world);
+    move_proxies(world);
     carom_joint_solver_finish(world); /* reactions, and the joints that broke */
 }

@@ -55,6 +55,11 @@ struct carom_solver {
     int group_count;
     void* overflow; /* width-1 groups of the constraints that found no colour */
     int overflow_count;
+
+    /* the parallel passes (solver.c) */
+    int color_groups[CAROM_GRAPH_COLORS + 1]; /* each colour's first group, and the end */
+    double h, dt;                             /* this step's substep and step (s) */
+    unsigned char* leaves_fat_box; /* per moving state: a shape's box left its fat box */
 };
 
 void carom_solver_destroy(carom_solver* solver);

@@ -25,6 +25,10 @@ carom_world_def carom_default_world_def(void) {
     def.joint_hertz = 60.0;
     def.joint_damping_ratio = 2.0;
     def.max_contacts = CAROM_DEFAULT_MAX_CONTACTS;
+    def.worker_count = 1;
+    def.enqueue_task = NULL;
+    def.finish_task = NULL;
+    def.user_task_context = NULL;
     def.internal_cookie = CAROM_DEF_COOKIE;
     return def;
 }

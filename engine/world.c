@@ -88,6 +88,23 @@ void carom_unlock_world(carom_world* world) {
     world->locked_by = NULL;
 }
 
+/* The threads part of a world def: a worker count in range, and both callbacks or neither. */
+static carom_status check_threads(const carom_world_def* def) {
+    if (def->worker_count < 1 || def->worker_count > CAROM_MAX_WORKERS) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "world worker_count is %d: it must be between 1 and %d",
+                          def->worker_count, CAROM_MAX_WORKERS);
+    }
+    if ((def->enqueue_task == NULL) != (def->finish_task == NULL)) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT,
+                          "world def has %s but no %s: give both task callbacks, or neither to "
+                          "let carom run its own threads",
+                          def->enqueue_task != NULL ? "enqueue_task" : "finish_task",
+                          def->enqueue_task != NULL ? "finish_task" : "enqueue_task");
+    }
+    return CAROM_OK;
+}
+
 carom_status carom_check_world_def(const carom_world_def* def) {
     if (def == NULL) {
         return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "world def is NULL");
@@ -158,11 +175,18 @@ carom_status carom_check_world_def(const carom_world_def* def) {
         status = carom_fail(CAROM_ERROR_OUT_OF_RANGE, "world max_contacts is %d: it must be >= 1",
                             def->max_contacts);
     }
+    if (status == CAROM_OK) {
+        status = check_threads(def);
+    }
     return status;
 }
 
 carom_world_id carom_create_world(const carom_world_def* def) {
     if (carom_check_world_def(def) != CAROM_OK) {
+        return carom_null_world_id;
+    }
+    carom_task_system tasks;
+    if (carom_task_system_init(&tasks, def) != CAROM_OK) {
         return carom_null_world_id;
     }
     lock_registry();
@@ -192,6 +216,7 @@ carom_world_id carom_create_world(const carom_world_def* def) {
                        "%d worlds exist already: destroy one before creating another",
                        CAROM_MAX_WORLDS);
         }
+        carom_task_system_destroy(&tasks);
         return carom_null_world_id;
     }
     world_slot* slot = &world_slots[free_slot];
@@ -201,6 +226,7 @@ carom_world_id carom_create_world(const carom_world_def* def) {
     world->generation =
         (uint16_t)(atomic_load_explicit(&slot->generation, memory_order_relaxed) + 1);
     world->def = *def;
+    world->tasks = tasks;
     world->scene_revision = 1;
     world->awake_revision = 1;
     carom_broad_phase_init(&world->broad_phase, def->cell_size);
@@ -232,12 +258,15 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contacts);
     carom_hash_map_destroy(&world->pair_map);
     arrfree(world->contacts_to_destroy);
+    arrfree(world->contact_outcomes);
     arrfree(world->touching_contacts);
     arrfree(world->awake_bodies);
     arrfree(world->awake_contacts);
+    arrfree(world->select_flags);
+    arrfree(world->select_blocks);
     arrfree(world->body_contacts);
     arrfree(world->snapshot_scratch);
-    arrfree(world->continuous_candidates);
+    carom_continuous_destroy(&world->continuous);
     arrfree(world->query_shapes);
     arrfree(world->ray_hits);
     arrfree(world->begin_events);
@@ -253,6 +282,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     carom_solver_destroy(&world->solver);
     carom_sleep_destroy(world);
     carom_snapshot_destroy(world);
+    carom_task_system_destroy(&world->tasks);
     lock_registry();
     atomic_store_explicit(&world_slots[world->index].world, NULL, memory_order_release);
     unlock_registry();
@@ -272,24 +302,27 @@ static bool visited_awake(const carom_body* body) {
     return body->type == CAROM_BODY_KINEMATIC || (body->type == CAROM_BODY_DYNAMIC && !body->asleep);
 }
 
+static bool body_is_visited(int i, const void* context) {
+    const carom_world* world = context;
+    return world->bodies[i].id >= 0 && visited_awake(&world->bodies[i]);
+}
+
+static bool contact_is_visited(int i, const void* context) {
+    const carom_world* world = context;
+    const carom_contact* contact = &world->contacts[i];
+    return contact->id >= 0 && (visited_awake(&world->bodies[contact->edges[0].body]) ||
+                                visited_awake(&world->bodies[contact->edges[1].body]));
+}
+
+/* Both lists are selected on the workers, in id order (carom_parallel_select). */
 void carom_refresh_awake_lists(carom_world* world) {
     if (world->awake_lists_revision == world->awake_revision) {
         return;
     }
-    arrsetlen(world->awake_bodies, 0);
-    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
-        if (world->bodies[i].id >= 0 && visited_awake(&world->bodies[i])) {
-            arrput(world->awake_bodies, i);
-        }
-    }
-    arrsetlen(world->awake_contacts, 0);
-    for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
-        const carom_contact* contact = &world->contacts[i];
-        if (contact->id >= 0 && (visited_awake(&world->bodies[contact->edges[0].body]) ||
-                                 visited_awake(&world->bodies[contact->edges[1].body]))) {
-            arrput(world->awake_contacts, i);
-        }
-    }
+    carom_parallel_select(&world->tasks, (int)arrlen(world->bodies), body_is_visited, world,
+                          &world->awake_bodies, &world->select_flags, &world->select_blocks);
+    carom_parallel_select(&world->tasks, (int)arrlen(world->contacts), contact_is_visited, world,
+                          &world->awake_contacts, &world->select_flags, &world->select_blocks);
     world->awake_lists_revision = world->awake_revision;
 }
 

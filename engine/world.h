@@ -15,6 +15,7 @@
 #include "sleep.h"
 #include "snapshot.h"
 #include "solver.h"
+#include "task.h"
 #include "vehicle.h"
 
 #include <stdbool.h>
@@ -23,6 +24,7 @@ struct carom_world {
     uint16_t index;
     uint16_t generation;
     carom_world_def def; /* settings, validated */
+    carom_task_system tasks; /* who runs the parallel stages (task.c) */
 
     carom_body* bodies; /* stb_ds array indexed by body id */
     carom_id_pool body_pool;
@@ -32,6 +34,7 @@ struct carom_world {
     carom_id_pool contact_pool;
     carom_hash_map pair_map;    /* pair key -> contact id (lookups only) */
     int* contacts_to_destroy;   /* scratch */
+    unsigned char* contact_outcomes; /* scratch: per awake contact, the narrow phase's verdict */
     /* The narrow phase's output for the solver: non-sensor contacts with points whose bodies
      * are not both inactive, ascending (carom_narrow_phase_collide). */
     int* touching_contacts;
@@ -45,8 +48,10 @@ struct carom_world {
     int* awake_contacts;
     uint64_t awake_revision;
     uint64_t awake_lists_revision; /* the revision the lists were built at; 0: never */
+    unsigned char* select_flags;   /* scratch: carom_parallel_select for the lists */
+    int* select_blocks;
     int* body_contacts;         /* scratch: carom_collect_body_contacts */
-    int* continuous_candidates; /* scratch: shapes a swept body may hit */
+    carom_continuous_scratch continuous; /* scratch of continuous.c */
     int* query_shapes;          /* scratch for queries */
     struct ray_hit* ray_hits;   /* scratch for ray casts */
 

@@ -2,10 +2,10 @@
  *
  *   carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]
  *                        [--out STATE.json] [--trace TRACE.csv [--every K]] [--hash] [--quiet]
- *                        [--save SNAPSHOT] [--events EVENTS.jsonl]
+ *                        [--save SNAPSHOT] [--events EVENTS.jsonl] [--threads N]
  *   carom resume SNAPSHOT [--steps N | --time SECONDS] [--out STATE.json]
  *                         [--trace TRACE.csv [--every K]] [--hash] [--quiet] [--save SNAPSHOT]
- *                         [--events EVENTS.jsonl]
+ *                         [--events EVENTS.jsonl] [--threads N]
  *   carom render INPUT (--png FILE | --gif FILE | --frames FOLDER) [...] (render_command.c)
  *
  * resume continues a run saved with --save exactly, bit for bit: run 300 steps and resume 300
@@ -45,9 +45,11 @@ static const char usage_text[] =
     "usage: carom run SCENE.json [--steps N | --time SECONDS] [--dt DT] [--substeps K]\n"
     "                            [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
     "                            [--hash] [--quiet] [--save SNAPSHOT] [--events FILE]\n"
+    "                            [--threads N]\n"
     "       carom resume SNAPSHOT [--steps N | --time SECONDS]\n"
     "                             [--out STATE.json] [--trace TRACE.csv [--every K]]\n"
     "                             [--hash] [--quiet] [--save SNAPSHOT] [--events FILE]\n"
+    "                             [--threads N]\n"
     "       carom render INPUT (--png FILE | --gif FILE | --frames FOLDER) [...]\n"
     "       carom --help | --version\n"
     "\n"
@@ -69,6 +71,8 @@ static const char usage_text[] =
     "  --save FILE      write a snapshot after the run, for carom resume\n"
     "  --events FILE    write the run's contact (begin, end, hit) and sensor (sensor_begin,\n"
     "                   sensor_end) events as JSON lines ('-': stdout)\n"
+    "  --threads N      step on N threads (1 to 64, default 1); the results are the\n"
+    "                   same bits whatever N\n"
     "Output files are replaced whole, only when the run succeeded: a failed run leaves\n"
     "earlier files as they were. Two outputs cannot name the same file.\n"
     "Exit status: 0 success, 2 bad input or arguments, 1 anything else.\n";
@@ -94,14 +98,16 @@ typedef struct run_options {
     bool quiet;
     const char* save_path;
     const char* events_path;
+    int threads;
+    bool threads_given;
 } run_options;
 
 /* ---- Arguments -------------------------------------------------------------------------- */
 
 /* Every option of run and resume, for the hint after a mistyped one (parse_option reads them). */
-static const char* const known_options[] = {"--steps", "--time",  "--dt",    "--substeps",
-                                            "--out",   "--trace", "--every", "--hash",
-                                            "--quiet", "--save",  "--events"};
+static const char* const known_options[] = {"--steps", "--time",  "--dt",     "--substeps",
+                                            "--out",   "--trace", "--every",  "--hash",
+                                            "--quiet", "--save",  "--events", "--threads"};
 
 /* One "--name[=value]" option. */
 static void parse_option(arguments* args, const char* argument, run_options* options) {
@@ -124,6 +130,9 @@ static void parse_option(arguments* args, const char* argument, run_options* opt
     } else if (strcmp(name, "--substeps") == 0) {
         parse_count_option(args, name, option_value(args, name, inline_value), 1, 64,
                            &options->substeps, &options->substeps_given);
+    } else if (strcmp(name, "--threads") == 0) {
+        parse_count_option(args, name, option_value(args, name, inline_value), 1, CAROM_MAX_WORKERS,
+                           &options->threads, &options->threads_given);
     } else if (strcmp(name, "--time") == 0) {
         parse_seconds_option(args, name, option_value(args, name, inline_value), true,
                              &options->time, &options->time_given);
@@ -546,6 +555,7 @@ static int command_run(command which, int argc, char** argv) {
                                         options.save_path != NULL, &from)
                      : start_from_snapshot(options.input_path, &from);
     if (status == 0) {
+        from.scene.worker_count = options.threads_given ? options.threads : 1;
         status = start_steps(&from, options.steps, options.time_given, options.time, &steps);
     }
     if (status == 0) {

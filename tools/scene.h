@@ -119,6 +119,9 @@ typedef struct scene_def {
     int joint_count;
     carom_joint_id* joint_ids; /* joint_count of them, filled by scene_build_world: the state
                                   file reads the joints' frames through them */
+    /* Workers the world steps with (carom run --threads; docs/threads.md): not in the file,
+     * since they change no result. 0 or 1: the calling thread only. */
+    int worker_count;
 } scene_def;
 
 /* Receives each finished report line (no newline at the end). */

@@ -226,6 +226,9 @@ carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
     def.joint_hertz = scene->joint_hertz;
     def.joint_damping_ratio = scene->joint_damping_ratio;
     def.max_contacts = scene->max_contacts;
+    if (scene->worker_count > 1) {
+        def.worker_count = scene->worker_count;
+    }
     *failed_body = -1;
     *world = carom_create_world(&def);
     if (CAROM_IS_NULL(*world)) {

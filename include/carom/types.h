@@ -34,6 +34,30 @@ typedef enum carom_shape_type {
  * scene (16,000 circles raining into a box) has at most 65,000. */
 #define CAROM_DEFAULT_MAX_CONTACTS 1000000
 
+/* ---- Threads: who runs a step's parallel work (docs/threads.md) ---------------------------- */
+
+/* The most workers a world steps with (carom_world_def.worker_count). */
+#define CAROM_MAX_WORKERS 64
+
+/* A piece of a step's work: items [begin, end) of a task, run as worker `worker`
+ * (0 <= worker < the world's worker_count). carom passes its own task_context back unchanged.
+ * The items of a task are independent: any split into ranges, run in any order on any
+ * threads, gives the same bits. */
+typedef void carom_task_fn(int begin, int end, int worker, void* task_context);
+
+/* Your job system's side of a task, as in Box2D v3: enqueue_task arranges for `task` to be
+ * called over ranges that together cover items [0, item_count) exactly once, ranges of about
+ * min_range items or more (a hint), each call with a worker index in [0, worker_count) that no
+ * other call running at the same time has. It may return before they ran, with a handle of
+ * yours that carom then passes to finish_task, which must return only once every range has
+ * run; or it may run them all itself and return NULL, and finish_task is not called. carom
+ * finishes each task before it enqueues the next, calls both from the thread that calls into
+ * the world (a step, or a query bringing the world's lists up to date), and passes
+ * user_task_context (carom_world_def) to both as user_context. */
+typedef void* carom_enqueue_task_fn(carom_task_fn* task, int item_count, int min_range,
+                                    void* task_context, void* user_context);
+typedef void carom_finish_task_fn(void* user_task, void* user_context);
+
 typedef struct carom_world_def {
     carom_vec2 gravity;                /* m/s², default (0, -10) */
     int substeps;                      /* solver substeps per step, 1..64, default 4 */
@@ -86,6 +110,15 @@ typedef struct carom_world_def {
                                           and changes nothing, rather than let a dense pile take
                                           all memory. A resource limit, not part of the scene:
                                           snapshots do not store it */
+    /* Threads (docs/threads.md). The bits of a step never depend on them. */
+    int worker_count;                    /* workers a step may use, 1..CAROM_MAX_WORKERS, default
+                                            1 (the calling thread only). Above 1 without the
+                                            callbacks below, the world starts worker_count - 1
+                                            threads of its own (pthreads; a build without them,
+                                            such as WebAssembly, steps on the calling thread) */
+    carom_enqueue_task_fn* enqueue_task; /* your job system, or NULL (default); set both or */
+    carom_finish_task_fn* finish_task;   /* neither */
+    void* user_task_context;             /* passed to both; carom never reads it, default NULL */
     int internal_cookie; /* set by carom_default_world_def(); do not touch */
 } carom_world_def;
 

@@ -195,6 +195,8 @@ def group_arguments():
          "carom: --substeps must be an integer from 1 to 64, got '0'\n" + see_help),
         (["run", scene, "--substeps", "65"],
          "carom: --substeps must be an integer from 1 to 64, got '65'\n" + see_help),
+        (["run", scene, "--threads", "0"],
+         "carom: --threads must be an integer from 1 to 64, got '0'\n" + see_help),
         (["run", scene, "--every", "2"],
          "carom: --every only applies to a trace: add --trace FILE\n" + see_help),
         (["run", scene, "--trace", "t.csv", "--every", "0"],
@@ -527,6 +529,10 @@ def group_hash():
         second, _ = run_ok(["run", path, "--steps", "60", "--hash"])
         check(re.fullmatch(r"hash: [0-9a-f]{16}\n", first) is not None, f"hash format {first!r}")
         check(first == second, f"{path}: two runs gave {first!r} and {second!r}")
+        for threads in ("2", "3"):
+            threaded, _ = run_ok(["run", path, "--steps", "60", "--hash", "--threads", threads])
+            check(threaded == first, f"{path}: --threads {threads} gave {threaded!r}, "
+                  f"one thread {first!r}")
     with tempfile.TemporaryDirectory() as scratch:
         scene = load_json(os.path.join(SCENES, "ball_drop.json"))
         original = os.path.join(scratch, "original.json")

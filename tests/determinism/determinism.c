@@ -21,6 +21,8 @@
  *                                       and nothing else (regenerate.sh)
  *   determinism --every-step            a line after every step (resumed runs: `resumedN`)
  *   determinism --list                  the scene names
+ *   determinism --threads N             every world steps with N workers (its own threads,
+ *                                       docs/threads.md): the lines must not change
  *
  * The hash is carom_bodies_hash() over the tracked bodies in creation order: FNV-1a 64 over
  * the IEEE 754 bits of position x, y, rotation cosine, sine, linear velocity x, y and angular
@@ -163,10 +165,14 @@ static int add_segment(carom_body_id body, material m, carom_vec2 a, carom_vec2 
     return CAROM_IS_NULL(carom_create_segment_shape(body, &def, &segment)) ? -1 : 0;
 }
 
+/* Workers every world steps with (--threads): the bits must not depend on it. */
+static int worker_count = 1;
+
 static carom_world_id make_world(carom_vec2 gravity, int substeps) {
     carom_world_def def = carom_default_world_def();
     def.gravity = gravity;
     def.substeps = substeps;
+    def.worker_count = worker_count;
     return carom_create_world(&def);
 }
 
@@ -174,6 +180,7 @@ static carom_world_id make_world(carom_vec2 gravity, int substeps) {
 
 static int build_bench(run* r, carom_scene_kind kind, int n) {
     carom_world_def def = carom_scene_world_def(kind);
+    def.worker_count = worker_count;
     r->world = carom_create_world(&def);
     int count = carom_scene_body_count(kind, n);
     carom_body_id* bodies = malloc((size_t)count * sizeof *bodies);
@@ -1067,7 +1074,7 @@ static int read_golden(const char* path, result** lines, int* count) {
 
 static void usage(void) {
     fprintf(stderr, "usage: determinism [--write | --check GOLDEN] [--scene NAME]... [--verbose]\n"
-                    "                   [--every-step]\n"
+                    "                   [--every-step] [--threads N]\n"
                     "       determinism --write-snapshots DIR [--scene NAME]...\n"
                     "       determinism --list\n");
 }
@@ -1103,6 +1110,15 @@ int main(int argc, char** argv) {
             o.verbose = 1;
         } else if (strcmp(argv[i], "--every-step") == 0) {
             o.every = 1;
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            char* end = NULL;
+            long count = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || count < 1 || count > CAROM_MAX_WORKERS) {
+                fprintf(stderr, "determinism: --threads %s: give a count from 1 to %d\n",
+                        argv[i], CAROM_MAX_WORKERS);
+                return 2;
+            }
+            worker_count = (int)count;
         } else if (strcmp(argv[i], "--list") == 0) {
             for (int s = 0; s < SCENE_COUNT; ++s) {
                 printf("%s\n", scenes[s].name);

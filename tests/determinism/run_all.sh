@@ -12,8 +12,12 @@
 #
 #   tests/determinism/run_all.sh [--clean] [CONFIG...]     (default: every configuration)
 #
+# Every build that has threads (all but wasm) checks the golden hashes again with 2, 3 and 8
+# workers (determinism --threads N) and runs threads_host (a host's job system behind the task
+# callbacks, against one thread); the tsan build does so under ThreadSanitizer (docs/threads.md).
+#
 # CONFIG: gcc-O0 gcc-O2 gcc-O3 clang-O0 clang-O2 clang-O3 gcc-sanitize clang-sanitize gcc-O3-fma
-# i686 aarch64 wasm mingw64, and sources (check_sources.py with clang).
+# tsan i686 aarch64 wasm mingw64, and sources (check_sources.py with clang).
 #
 # Build directories are build-det-CONFIG/, reused when present (--clean starts them afresh); each
 # configuration's full output goes to build-det-logs/CONFIG.log.
@@ -27,6 +31,7 @@ golden=tests/determinism/golden.txt
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs} # emcc's optimiser needs node's acorn
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export WINEDEBUG=${WINEDEBUG:--all} # wine's own diagnostics would fill the logs
+export TSAN_OPTIONS=halt_on_error=1
 
 clean=0
 selected=()
@@ -34,7 +39,7 @@ for arg in "$@"; do
     case $arg in
     --clean) clean=1 ;;
     -h | --help)
-        sed -n '2,22p' "$0"
+        sed -n '2,26p' "$0"
         exit 0
         ;;
     *) selected+=("$arg") ;;
@@ -56,6 +61,8 @@ configs=(
     # clang does not link its sanitizer runtime into shared libraries: allow undefined symbols.
     "clang-sanitize|clang||$sanitize -Db_lundef=false"
     "gcc-O3-fma|gcc||-Doptimization=3 -Dc_args=-march=haswell"
+    # ThreadSanitizer, for the threaded runs above all (clang's runtime: allow undefined symbols).
+    "tsan|clang||-Db_sanitize=thread -Db_lundef=false"
     "i686|cross:cross/i686.txt||"
     "aarch64|cross:cross/aarch64.txt|qemu-aarch64|"
     "wasm|cross:cross/wasm.txt|node|"
@@ -68,6 +75,22 @@ summary=()
 failed=0
 mkdir -p build-det-logs
 total_start=$SECONDS
+
+# The threaded checks of one build: prints ok, or which of them differ or failed.
+check_threads() {
+    local runner=$1 program=$2 host=$3 log=$4 bad=""
+    for workers in 2 3 8; do
+        # shellcheck disable=SC2086 # runner is one word or empty
+        if ! $runner "$program" --check "$golden" --threads "$workers" >>"$log" 2>&1; then
+            bad+="--threads $workers differs; "
+        fi
+    done
+    # shellcheck disable=SC2086
+    if ! $runner "$host" >>"$log" 2>&1; then
+        bad+="threads_host differs; "
+    fi
+    echo "${bad:-ok}"
+}
 
 run_config() {
     local name=$1 compiler=$2 runner=$3 options=$4
@@ -118,6 +141,17 @@ run_config() {
     fi
     local verdict
     verdict=$(echo "$output" | tail -n 1)
+    local threaded=""
+    if [ -f "$dir/tests/determinism/threads_host" ]; then
+        # shellcheck disable=SC2086 # runner is one word or empty
+        threaded=$(check_threads "$runner" "$program" "$dir/tests/determinism/threads_host" \
+            "$log")
+        if [ "$threaded" != "ok" ]; then
+            status=1
+            output+=$'\n'"threads: $threaded"
+        fi
+        verdict+=" (threads 2, 3, 8, host: $threaded)"
+    fi
     if [ $status != 0 ]; then
         failed=1
         echo "$output" | grep -v '^determinism:' | sed "s/^/$name: /"

@@ -1,0 +1,350 @@
+/* Parallel work of a step, and carom's own small pool of threads.
+ *
+ * The stages that spread over threads (docs/threads.md) cut their work into items that do not
+ * touch each other's data: a contact, a body, a group of constraints of one colour. Each item
+ * writes only its own results, and whatever must be merged (events, wakes, new contacts,
+ * moved proxies) is merged afterwards on the stepping thread in item order. So the bits of a
+ * step depend on neither the thread count nor which thread ran which range: there is no
+ * floating-point sum across items, and nothing is appended in the order threads finish.
+ *
+ * carom_parallel_for hands a task to the world's task system: the host's enqueue_task and
+ * finish_task (carom_world_def), as Box2D v3 lets a game run it on its own job system, or,
+ * when the host gave none and asked for more than one worker, the world's pool below.
+ *
+ * The pool: worker_count - 1 helper threads and the stepping thread, one task at a time. A task
+ * is cut into blocks; whoever is free takes the next block with an atomic counter, so a helper
+ * that the operating system has not scheduled never holds the step up (the stepping thread
+ * takes its blocks). Tasks come a few hundred times a step, microseconds apart (one per colour
+ * per solver pass), too often to put the helpers to sleep in between: a helper spins for a
+ * while after each task, then yields, then sleeps on a condition variable until the next.
+ *
+ * A helper joins a task through a gate, so that the stepping thread never rewrites a task's
+ * fields while a helper may read them: the helper counts itself in (users), then checks that
+ * the task is open; finishing closes the task, then waits until no helper is in. */
+#include "core.h"
+
+#include "ds.h"
+#include "task.h"
+
+#include <stdlib.h>
+
+#if defined(CAROM_HAVE_THREADS)
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+
+/* How long an idle helper spins, then yields, before it sleeps (iterations). */
+#define SPIN_ITERATIONS 4096
+#define YIELD_ITERATIONS 64
+/* Blocks per worker a task is cut into: more evens out uneven items and late helpers, fewer
+ * costs fewer atomic operations. */
+#define BLOCKS_PER_WORKER 4
+
+typedef struct helper {
+    carom_thread_pool* pool;
+    int worker; /* 1.. worker_count - 1; the stepping thread is 0 */
+    pthread_t thread;
+} helper;
+
+struct carom_thread_pool {
+    int helper_count;
+    helper* helpers;
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+    atomic_uint generation; /* bumped when a task opens, and at shutdown */
+    atomic_int sleepers;    /* helpers asleep on `wake`, or about to be */
+    atomic_bool shutdown;
+    atomic_bool open;  /* the task below may be joined */
+    atomic_int users;  /* helpers between the gate and leaving the task */
+    /* the task: written only while it is closed and no helper is in */
+    carom_task_fn* fn;
+    void* context;
+    int count;
+    int block_size;
+    int block_count;
+    atomic_int next_block;
+    atomic_int done_blocks;
+};
+
+static void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Take blocks of the open task until none is left. */
+static void run_blocks(carom_thread_pool* pool, int worker) {
+    for (;;) {
+        int block = atomic_fetch_add(&pool->next_block, 1);
+        if (block >= pool->block_count) {
+            return;
+        }
+        int begin = block * pool->block_size;
+        int end = pool->count - begin < pool->block_size ? pool->count : begin + pool->block_size;
+        pool->fn(begin, end, worker, pool->context);
+        atomic_fetch_add(&pool->done_blocks, 1);
+    }
+}
+
+/* Wait until the generation moves on from `seen` (a task opened, or shutdown); return it. */
+static unsigned wait_for_task(carom_thread_pool* pool, unsigned seen) {
+    for (int i = 0; i < SPIN_ITERATIONS; ++i) {
+        unsigned now = atomic_load(&pool->generation);
+        if (now != seen) {
+            return now;
+        }
+        cpu_relax();
+    }
+    for (int i = 0; i < YIELD_ITERATIONS; ++i) {
+        unsigned now = atomic_load(&pool->generation);
+        if (now != seen) {
+            return now;
+        }
+        sched_yield();
+    }
+    pthread_mutex_lock(&pool->mutex);
+    atomic_fetch_add(&pool->sleepers, 1);
+    unsigned now = atomic_load(&pool->generation);
+    while (now == seen) {
+        pthread_cond_wait(&pool->wake, &pool->mutex);
+        now = atomic_load(&pool->generation);
+    }
+    atomic_fetch_sub(&pool->sleepers, 1);
+    pthread_mutex_unlock(&pool->mutex);
+    return now;
+}
+
+static void* helper_main(void* argument) {
+    helper* self = argument;
+    carom_thread_pool* pool = self->pool;
+    unsigned seen = 0;
+    for (;;) {
+        seen = wait_for_task(pool, seen);
+        if (atomic_load(&pool->shutdown)) {
+            return NULL;
+        }
+        atomic_fetch_add(&pool->users, 1);
+        if (atomic_load(&pool->open)) {
+            run_blocks(pool, self->worker);
+        }
+        atomic_fetch_sub(&pool->users, 1);
+    }
+}
+
+static void wake_sleepers(carom_thread_pool* pool) {
+    if (atomic_load(&pool->sleepers) > 0) {
+        pthread_mutex_lock(&pool->mutex);
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->mutex);
+    }
+}
+
+/* The pool as the host's callbacks: user_context is the pool. */
+static void* pool_enqueue(carom_task_fn* task, int item_count, int min_range, void* task_context,
+                          void* user_context) {
+    carom_thread_pool* pool = user_context;
+    int workers = pool->helper_count + 1;
+    int block_size = (item_count + BLOCKS_PER_WORKER * workers - 1) / (BLOCKS_PER_WORKER * workers);
+    block_size = block_size > min_range ? block_size : min_range;
+    block_size = block_size > 0 ? block_size : 1;
+    pool->fn = task;
+    pool->context = task_context;
+    pool->count = item_count;
+    pool->block_size = block_size;
+    pool->block_count = (item_count + block_size - 1) / block_size;
+    atomic_store(&pool->next_block, 0);
+    atomic_store(&pool->done_blocks, 0);
+    atomic_store(&pool->open, true);
+    atomic_fetch_add(&pool->generation, 1);
+    wake_sleepers(pool);
+    return pool;
+}
+
+/* Wait, spinning then yielding, until *value reaches target. */
+static void wait_until(atomic_int* value, int target) {
+    for (int i = 0; atomic_load(value) != target; ++i) {
+        if (i < SPIN_ITERATIONS) {
+            cpu_relax();
+        } else {
+            sched_yield();
+        }
+    }
+}
+
+static void pool_finish(void* user_task, void* user_context) {
+    (void)user_context;
+    carom_thread_pool* pool = user_task;
+    run_blocks(pool, 0);
+    wait_until(&pool->done_blocks, pool->block_count);
+    atomic_store(&pool->open, false);
+    wait_until(&pool->users, 0);
+}
+
+static void pool_destroy(carom_thread_pool* pool, int started) {
+    atomic_store(&pool->shutdown, true);
+    atomic_fetch_add(&pool->generation, 1);
+    pthread_mutex_lock(&pool->mutex);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+    for (int i = 0; i < started; ++i) {
+        pthread_join(pool->helpers[i].thread, NULL);
+    }
+    pthread_cond_destroy(&pool->wake);
+    pthread_mutex_destroy(&pool->mutex);
+    carom_free(pool->helpers);
+    carom_free(pool);
+}
+
+static carom_status pool_create(int helper_count, carom_thread_pool** out) {
+    carom_thread_pool* pool = carom_alloc(sizeof(*pool));
+    memset(pool, 0, sizeof(*pool));
+    pool->helper_count = helper_count;
+    pool->helpers = carom_alloc(sizeof(helper) * (size_t)helper_count);
+    pthread_mutex_init(&pool->mutex, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    atomic_init(&pool->generation, 0u);
+    atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->shutdown, false);
+    atomic_init(&pool->open, false);
+    atomic_init(&pool->users, 0);
+    atomic_init(&pool->next_block, 0);
+    atomic_init(&pool->done_blocks, 0);
+    for (int i = 0; i < helper_count; ++i) {
+        pool->helpers[i].pool = pool;
+        pool->helpers[i].worker = i + 1;
+        int error = pthread_create(&pool->helpers[i].thread, NULL, helper_main, &pool->helpers[i]);
+        if (error != 0) {
+            pool_destroy(pool, i);
+            return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                              "world worker_count is %d: the system refused to start thread %d "
+                              "of its %d (%s); ask for fewer workers",
+                              helper_count + 1, i + 1, helper_count, strerror(error));
+        }
+    }
+    *out = pool;
+    return CAROM_OK;
+}
+#endif
+
+carom_status carom_task_system_init(carom_task_system* tasks, const carom_world_def* def) {
+    tasks->worker_count = 1;
+    tasks->enqueue_task = NULL;
+    tasks->finish_task = NULL;
+    tasks->user_context = NULL;
+    tasks->pool = NULL;
+    if (def->enqueue_task != NULL) {
+        tasks->worker_count = def->worker_count;
+        tasks->enqueue_task = def->enqueue_task;
+        tasks->finish_task = def->finish_task;
+        tasks->user_context = def->user_task_context;
+        return CAROM_OK;
+    }
+#if defined(CAROM_HAVE_THREADS)
+    if (def->worker_count > 1) {
+        carom_status status = pool_create(def->worker_count - 1, &tasks->pool);
+        if (status != CAROM_OK) {
+            return status;
+        }
+        tasks->worker_count = def->worker_count;
+        tasks->enqueue_task = pool_enqueue;
+        tasks->finish_task = pool_finish;
+        tasks->user_context = tasks->pool;
+    }
+#endif
+    return CAROM_OK;
+}
+
+void carom_task_system_destroy(carom_task_system* tasks) {
+#if defined(CAROM_HAVE_THREADS)
+    if (tasks->pool != NULL) {
+        pool_destroy(tasks->pool, tasks->pool->helper_count);
+    }
+#endif
+    tasks->pool = NULL;
+    tasks->worker_count = 1;
+}
+
+void carom_parallel_for(const carom_task_system* tasks, carom_task_fn* fn, int count,
+                        int min_range, void* context) {
+    if (count <= 0) {
+        return;
+    }
+    if (tasks->worker_count <= 1 || count < 2 * min_range) {
+        fn(0, count, 0, context);
+        return;
+    }
+    void* user_task = tasks->enqueue_task(fn, count, min_range, context, tasks->user_context);
+    if (user_task != NULL) {
+        tasks->finish_task(user_task, tasks->user_context);
+    }
+}
+
+/* ---- Selecting items in parallel ----------------------------------------------------------
+ * Two passes over blocks of a fixed size (so the blocks, and the result, do not depend on the
+ * workers): each block marks and counts its kept items; after a running sum of the counts on
+ * this thread, each block writes its items at its offset. */
+
+#define SELECT_BLOCK 2048
+
+typedef struct select_task {
+    int count;
+    carom_keep_fn* keep;
+    const void* context;
+    unsigned char* flags;
+    int* block_counts; /* counts, then the offsets */
+    int* out;
+} select_task;
+
+static void mark_blocks(int begin, int end, int worker, void* context) {
+    (void)worker;
+    select_task* task = context;
+    for (int b = begin; b < end; ++b) {
+        int last = (b + 1) * SELECT_BLOCK < task->count ? (b + 1) * SELECT_BLOCK : task->count;
+        int kept = 0;
+        for (int i = b * SELECT_BLOCK; i < last; ++i) {
+            bool keep = task->keep(i, task->context);
+            task->flags[i] = (unsigned char)keep;
+            kept += keep;
+        }
+        task->block_counts[b] = kept;
+    }
+}
+
+static void write_blocks(int begin, int end, int worker, void* context) {
+    (void)worker;
+    select_task* task = context;
+    for (int b = begin; b < end; ++b) {
+        int last = (b + 1) * SELECT_BLOCK < task->count ? (b + 1) * SELECT_BLOCK : task->count;
+        int* at = task->out + task->block_counts[b];
+        for (int i = b * SELECT_BLOCK; i < last; ++i) {
+            if (task->flags[i]) {
+                *at++ = i;
+            }
+        }
+    }
+}
+
+void carom_parallel_select(const carom_task_system* tasks, int count, carom_keep_fn* keep,
+                           const void* context, int** out, unsigned char** flags,
+                           int** block_counts) {
+    arrsetlen(*out, 0);
+    if (count <= 0) {
+        return;
+    }
+    int blocks = (count + SELECT_BLOCK - 1) / SELECT_BLOCK;
+    arrsetlen(*flags, count);
+    arrsetlen(*block_counts, blocks);
+    select_task task = {count, keep, context, *flags, *block_counts, NULL};
+    carom_parallel_for(tasks, mark_blocks, blocks, 1, &task);
+    int total = 0;
+    for (int b = 0; b < blocks; ++b) {
+        int kept = task.block_counts[b];
+        task.block_counts[b] = total;
+        total += kept;
+    }
+    arrsetlen(*out, total);
+    task.out = *out;
+    carom_parallel_for(tasks, write_blocks, blocks, 1, &task);
+}

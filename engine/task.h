@@ -1,0 +1,41 @@
+/* Parallel work of a step: the host's job system or carom's own pool of threads. See task.c. */
+#ifndef CAROM_TASK_H
+#define CAROM_TASK_H
+
+#include "carom/carom.h"
+
+#include <stdbool.h>
+
+typedef struct carom_thread_pool carom_thread_pool;
+
+/* Who runs a world's parallel work: the def's callbacks, the world's own pool (which then
+ * provides them), or, with one worker, nobody but the calling thread. */
+typedef struct carom_task_system {
+    int worker_count; /* 1 when the step runs on the calling thread only */
+    carom_enqueue_task_fn* enqueue_task;
+    carom_finish_task_fn* finish_task;
+    void* user_context;
+    carom_thread_pool* pool; /* the world's own threads, or NULL */
+} carom_task_system;
+
+/* Set up the task system a world def asks for: its callbacks, else a pool of
+ * worker_count - 1 threads where the build has them, else one worker. CAROM_ERROR_OUT_OF_MEMORY
+ * (recorded) if the threads could not be started. */
+carom_status carom_task_system_init(carom_task_system* tasks, const carom_world_def* def);
+void carom_task_system_destroy(carom_task_system* tasks);
+
+/* Run fn over items [0, count) in ranges of at least min_range items, on the world's workers,
+ * and return once all have run. With one worker, or too few items to share, it is one call on
+ * this thread. fn must give the same bits for any split (task.c). */
+void carom_parallel_for(const carom_task_system* tasks, carom_task_fn* fn, int count,
+                        int min_range, void* context);
+
+/* The items of [0, count) for which keep(item, context) is true, ascending, into the stb_ds
+ * array *out (emptied first): the order one thread would list them in. keep is called once per
+ * item, from any worker; *flags and *block_counts are stb_ds scratch arrays of the caller's. */
+typedef bool carom_keep_fn(int item, const void* context);
+void carom_parallel_select(const carom_task_system* tasks, int count, carom_keep_fn* keep,
+                           const void* context, int** out, unsigned char** flags,
+                           int** block_counts);
+
+#endif

@@ -82,15 +82,16 @@ static inline void carom_store_le64(uint8_t* p, uint64_t value) {
 }
 #endif
 
-/* The oldest format version this build reads. Version 2 has no joints; version 3
- * (CAROM_SNAPSHOT_VERSION) adds the world's joint settings to the scene's world settings, the
+/* The oldest format version this build reads. Version 2 has no joints; version 3 adds the world's joint settings to the scene's world settings, the
  * joints to the scene part (after the vehicles) and their state to the state part (after the
  * vehicles' state). */
 #define OLDEST_VERSION 2
 
 /* The version a world is written in: 2 while version 2 holds all of it (no joint has ever been
  * created, the joint settings are the defaults), so that such worlds keep the bytes, checksums
- * and readers they had; else CAROM_SNAPSHOT_VERSION. */
+ * and readers they had; 3 while version 3 does (no live capsule or rounded polygon); else 4
+ * (CAROM_SNAPSHOT_VERSION), which adds a polygon's radius after its centroid and capsule shapes
+ * (type 4: centres and radius). */
 int carom_snapshot_world_version(const carom_world* world);
 
 typedef struct carom_joint carom_joint;

@@ -242,9 +242,11 @@ carom_manifold carom_polygon_clip_manifold(const carom_polygon* a, const carom_p
     /* Apart by a gap, the side planes are widened by that gap: two corners closing on each other
      * diagonally are each just outside the other's face, and exact clipping would leave no point
      * to stop them (a corner-to-corner crash of two cars). Touching or overlapping shapes clip
-     * exactly, so a box resting over an edge is not held up beyond the edge. */
+     * exactly, so a box resting over an edge is not held up beyond the edge. Rounded polygons
+     * need no widening: corners closing on each other are found as corners (sat_rounded.c), and
+     * exact clipping keeps the points the same whichever polygon is the reference. */
     double rounding = a->radius + local_b->radius;
-    double widen = carom_max_d(0.0, carom_max_d(separation_a, separation_b) - rounding);
+    double widen = rounding > 0.0 ? 0.0 : carom_max_d(0.0, carom_max_d(separation_a, separation_b));
     if (!clip_to_side(&clip[0], &clip[1], tangent, carom_dot(tangent, v1) - widen) ||
         !clip_to_side(&clip[0], &clip[1], carom_neg(tangent), -carom_dot(tangent, v2) - widen)) {
         return manifold;

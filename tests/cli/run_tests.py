@@ -293,7 +293,7 @@ def group_good():
 SHAPE_DEFAULTS = {"density": 1, "friction": 0.6, "restitution": 0, "sensor": False,
                   "category": 1, "group": 0}
 GEOMETRY_DEFAULTS = {"circle": {"center": [0, 0]}, "box": {"center": [0, 0], "angle": 0},
-                     "polygon": {}, "segment": {}, "chain": {"loop": False}}
+                     "polygon": {}, "segment": {}, "chain": {"loop": False}, "capsule": {}}
 BODY_DEFAULTS = {"type": "dynamic", "position": [0, 0], "angle": 0, "linear_velocity": [0, 0],
                  "angular_velocity": 0, "linear_damping": 0, "angular_damping": 0,
                  "bullet": False, "awake": True}

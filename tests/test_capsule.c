@@ -767,3 +767,104 @@ Test(capsule, snapshots_round_trip_bit_for_bit) {
     carom_destroy_world(w);
     carom_destroy_world(copy);
 }
+
+/* ---- World queries and debug draw --------------------------------------------------------- */
+
+static int count_found(carom_shape_id shape, void* context) {
+    (void)shape;
+    *(int*)context += 1;
+    return 1;
+}
+
+/* A static capsule from (0, 0) to (2, 0), radius 0.5, and a rounded box at (6, 0): the world's
+ * ray casts, point and shape overlaps see their rounded outlines. */
+Test(capsule, world_queries_see_the_rounded_outline) {
+    carom_world_id w = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_def def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(w, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_capsule capsule = {{0.0, 0.0}, {2.0, 0.0}, 0.5};
+    carom_shape_id capsule_id = carom_create_capsule_shape(ground, &shape, &capsule);
+    carom_shape_id box_id = carom_create_rounded_box_shape(ground, &shape, 0.5, 0.5,
+                                                           carom_v2(6.0, 0.0), 0.0, 0.25);
+    cr_assert(!CAROM_IS_NULL(capsule_id) && !CAROM_IS_NULL(box_id));
+    test_step(w, 1.0 / 60.0, 1);
+    carom_filter all = carom_default_filter();
+    /* from the left along the axis: the cap at x = -0.5, 1.5 of the 10 m ray */
+    carom_ray_result ray = carom_world_cast_ray_closest(w, carom_v2(-2.0, 0.0),
+                                                        carom_v2(10.0, 0.0), all);
+    cr_assert(ray.hit);
+    cr_expect(ray.shape.index1 == capsule_id.index1);
+    expect_near(ray.fraction, 0.15, TOL, "fraction");
+    /* from above the rounded box's corner region: x = 6.6 is over its corner disc around
+     * (6.5, 0.5), entered at y = 0.5 + sqrt(0.25^2 - 0.1^2) */
+    ray = carom_world_cast_ray_closest(w, carom_v2(6.6, 5.0), carom_v2(0.0, -10.0), all);
+    cr_assert(ray.hit);
+    cr_expect(ray.shape.index1 == box_id.index1);
+    expect_near(ray.fraction, (4.5 - sqrt(0.0625 - 0.01)) / 10.0, TOL, "corner fraction");
+    /* a point in the cap (beyond the core's end, within the radius), and one just outside */
+    int found = 0;
+    cr_assert_eq(carom_world_overlap_point(w, carom_v2(-0.4, 0.2), all, count_found, &found),
+                 CAROM_OK);
+    cr_expect_eq(found, 1, "inside the cap");
+    found = 0;
+    cr_assert_eq(carom_world_overlap_point(w, carom_v2(-0.4, 0.35), all, count_found, &found),
+                 CAROM_OK);
+    cr_expect_eq(found, 0, "outside the cap: 0.4^2 + 0.35^2 > 0.5^2");
+    /* a capsule query shape lying 0.05 clear of the capsule's top, then overlapping it */
+    carom_convex_shape query;
+    memset(&query, 0, sizeof query);
+    query.polygon = capsule_polygon(-0.5, 0.0, 0.5, 0.0, 0.2);
+    carom_transform clear = {{1.0, 0.75}, {1.0, 0.0}};
+    found = 0;
+    cr_assert_eq(carom_world_overlap_shape(w, &query, clear, all, count_found, &found), CAROM_OK,
+                 "%s", carom_last_error());
+    cr_expect_eq(found, 0, "clear by 0.05");
+    carom_transform touching = {{1.0, 0.65}, {1.0, 0.0}};
+    cr_assert_eq(carom_world_overlap_shape(w, &query, touching, all, count_found, &found),
+                 CAROM_OK);
+    cr_expect_eq(found, 1, "overlapping by 0.05");
+    carom_destroy_world(w);
+}
+
+typedef struct outline {
+    int segments;
+    double worst; /* the farthest an end strays from the core's distance of the radius */
+} outline;
+
+static void on_segment(carom_vec2 p1, carom_vec2 p2, uint32_t color, void* context) {
+    (void)color;
+    outline* o = context;
+    o->segments += 1;
+    /* the capsule's core is (0, 0)..(2, 0) turned by 0.5 rad about the origin: distances are
+     * the same in the core's frame */
+    carom_vec2 ends[2] = {p1, p2};
+    for (int i = 0; i < 2; ++i) {
+        carom_vec2 local = carom_inv_rotate(carom_make_rot(0.5), ends[i]);
+        double t = fmin(fmax(local.x / 2.0, 0.0), 1.0);
+        double d = carom_distance(local, carom_v2(2.0 * t, 0.0));
+        o->worst = fmax(o->worst, fabs(d - 0.5));
+    }
+}
+
+/* Debug draw gives a capsule's outline as segments: its two sides and its two half circles as
+ * chords of at most 15 degrees (12 each), every end on the rounded outline. */
+Test(capsule, debug_draw_outlines_a_capsule) {
+    carom_world_id w = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_def def = carom_default_body_def();
+    def.angle = 0.5;
+    carom_body_id ground = carom_create_body(w, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_capsule capsule = {{0.0, 0.0}, {2.0, 0.0}, 0.5};
+    cr_assert(!CAROM_IS_NULL(carom_create_capsule_shape(ground, &shape, &capsule)));
+    outline o = {0, 0.0};
+    carom_debug_draw draw;
+    memset(&draw, 0, sizeof draw);
+    draw.draw_segment = on_segment;
+    draw.draw_shapes = 1;
+    draw.context = &o;
+    cr_assert_eq(carom_world_draw(w, &draw), CAROM_OK);
+    cr_expect_eq(o.segments, 2 + 2 * 12);
+    cr_expect_lt(o.worst, 1e-12);
+    carom_destroy_world(w);
+}

@@ -215,7 +215,8 @@ typedef int carom_overlap_callback(carom_shape_id shape, void* context);
 CAROM_API carom_status carom_world_overlap_aabb(carom_world_id world, carom_aabb box,
                                                 carom_filter filter,
                                                 carom_overlap_callback* callback, void* context);
-/* Shapes containing the point (circles and polygons; segments and chains have no inside). */
+/* Shapes containing the point (circles, polygons, rounded polygons and capsules; segments and
+ * chains have no inside). */
 CAROM_API carom_status carom_world_overlap_point(carom_world_id world, carom_vec2 point,
                                                  carom_filter filter,
                                                  carom_overlap_callback* callback, void* context);

@@ -224,9 +224,10 @@ static uint32_t point_feature_id(const carom_polygon* reference, int reference_e
 carom_manifold carom_polygon_clip_manifold(const carom_polygon* a, const carom_polygon* local_b,
                                            int edge_a, double separation_a, int edge_b,
                                            double separation_b, double speculative_distance,
-                                           carom_transform xfa) {
+                                           int reference_side, carom_transform xfa) {
     carom_manifold manifold = carom_empty_manifold();
-    bool flip = separation_b > separation_a + CAROM_REFERENCE_FACE_TOLERANCE;
+    bool flip = reference_side < 0 ? separation_b > separation_a + CAROM_REFERENCE_FACE_TOLERANCE
+                                   : reference_side == 1;
     const carom_polygon* reference = flip ? local_b : a;
     const carom_polygon* incident = flip ? a : local_b;
     int reference_edge = flip ? edge_b : edge_a;
@@ -302,7 +303,7 @@ carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xf
                                                separation_b, speculative_distance, xfa);
     }
     return carom_polygon_clip_manifold(a, &local_b, edge_a, separation_a, edge_b, separation_b,
-                            speculative_distance, xfa);
+                                       speculative_distance, -1, xfa);
 }
 
 /* A box's best face against a point at `offset` from its center along its two axes (in its
@@ -342,7 +343,7 @@ carom_manifold carom_collide_boxes(const carom_polygon* a, carom_vec2 half_a, ca
     transform_vertices(b, xf, &local_b);
     transform_normals(b, xf.q, &local_b);
     return carom_polygon_clip_manifold(a, &local_b, edge_a, separation_a, edge_b, separation_b,
-                            speculative_distance, xfa);
+                                       speculative_distance, -1, xfa);
 }
 
 /* ---- Chain segments ------------------------------------------------------------------------

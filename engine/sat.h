@@ -72,10 +72,12 @@ carom_manifold carom_rounded_polygons_manifold(const carom_polygon* a, const car
                                                carom_transform xfa);
 
 /* The clipped two-point manifold of sat.c (sat.c's header), for cores whose faces were searched:
- * separations and points count each polygon's radius. */
+ * separations and points count each polygon's radius. reference_side: -1 lets the separations
+ * choose the reference face (A's unless B's is better by CAROM_REFERENCE_FACE_TOLERANCE), 0 and
+ * 1 make it A's or B's best face. */
 carom_manifold carom_polygon_clip_manifold(const carom_polygon* a, const carom_polygon* local_b,
                                            int edge_a, double separation_a, int edge_b,
                                            double separation_b, double speculative_distance,
-                                           carom_transform xfa);
+                                           int reference_side, carom_transform xfa);
 
 #endif

@@ -119,6 +119,7 @@ carom_manifold carom_rounded_polygons_manifold(const carom_polygon* a, const car
                                                double separation_b, double speculative_distance,
                                                carom_transform xfa) {
     double separation = carom_max_d(separation_a, separation_b);
+    int reference_side = -1;
     if (!cores_overlap(a, local_b, separation)) {
         nearest_features nearest = find_nearest_features(a, local_b);
         double rounding = a->radius + local_b->radius;
@@ -139,7 +140,16 @@ carom_manifold carom_rounded_polygons_manifold(const carom_polygon* a, const car
             carom_manifold_to_world(&manifold, xfa);
             return manifold;
         }
+        /* The nearest point lies on a face, and the face of greatest separation holds it. The
+         * other polygon's best face may still win the tie tolerance that keeps the reference
+         * from flipping between steps; clipping to it would cut the nearest corner off. Then
+         * the face holding the nearest point is the reference. (Parallel faces both hold it:
+         * the tolerance rule stands, so a resting pair does not flip its normal.) */
+        bool flip = separation_b > separation_a + CAROM_REFERENCE_FACE_TOLERANCE;
+        if ((flip ? separation_b : separation_a) < nearest.distance - CORNER_TOLERANCE) {
+            reference_side = flip ? 0 : 1;
+        }
     }
     return carom_polygon_clip_manifold(a, local_b, edge_a, separation_a, edge_b, separation_b,
-                                       speculative_distance, xfa);
+                                       speculative_distance, reference_side, xfa);
 }

@@ -126,7 +126,7 @@ carom_manifold carom_rounded_polygons_manifold(const carom_polygon* a, const car
         if (nearest.distance - rounding > speculative_distance) {
             return carom_empty_manifold();
         }
-        if (nearest.distance > separation + CORNER_TOLERANCE) {
+        if (nearest.distance > separation + CORNER_TOLERANCE && nearest.distance > 0.0) {
             carom_vec2 normal = carom_scale(1.0 / nearest.distance,
                                             carom_sub(nearest.point_b, nearest.point_a));
             carom_vec2 surface_a = carom_mul_add(nearest.point_a, a->radius, normal);

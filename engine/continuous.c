@@ -109,13 +109,15 @@ static bool may_hit(const carom_world* world, const carom_body* body, const caro
  * a static or kinematic shape: when the shape already touches one, its core is swept instead;
  * when even the core touches one (a body pressed three quarters of its thickness into a wall),
  * the core is kept from going any deeper. The contact then pushes the rest of the shape out on
- * the side it came from. Segments (no area) have no core. */
+ * the side it came from. Segments (no area) have no core; a capsule's is a circle at its middle,
+ * a quarter of its radius wide. */
 #define CORE_FRACTION 0.25
 
 /* The core circle of a shape, in the body frame; radius 0 for shapes without one. */
 static carom_circle core_circle(const carom_shape* shape) {
     carom_circle core = {{0.0, 0.0}, 0.0};
-    if (shape->type == CAROM_SHAPE_CIRCLE || shape->type == CAROM_SHAPE_POLYGON) {
+    if (shape->type == CAROM_SHAPE_CIRCLE || shape->type == CAROM_SHAPE_POLYGON ||
+        shape->type == CAROM_SHAPE_CAPSULE) {
         core.center = shape->type == CAROM_SHAPE_CIRCLE ? shape->circle.center
                                                         : shape->polygon.centroid;
         core.radius = CORE_FRACTION * carom_shape_compute_thickness(shape);

@@ -11,6 +11,8 @@
 #include "ds.h"
 #include "world.h"
 
+#include <math.h>
+
 static uint32_t shape_color(const carom_shape* shape, const carom_body* body) {
     if (shape->is_sensor) {
         return CAROM_COLOR_SENSOR;
@@ -25,9 +27,44 @@ static uint32_t shape_color(const carom_shape* shape, const carom_body* body) {
     }
 }
 
+/* The arcs of a rounded outline are drawn as chords of at most this angle (rad): 15 degrees. */
+#define ARC_STEP (CAROM_PI / 12.0)
+
+/* A rounded polygon or capsule as its outline: each side moved out by the radius, and between
+ * two sides the arc around their shared vertex from one side's normal to the next's. */
+static void draw_rounded_outline(const carom_debug_draw* draw, const carom_polygon* polygon,
+                                 carom_transform xf, uint32_t color) {
+    int count = polygon->count;
+    double r = polygon->radius;
+    for (int i = 0; i < count; ++i) {
+        carom_vec2 v1 = polygon->vertices[i];
+        carom_vec2 v2 = polygon->vertices[(i + 1) % count];
+        carom_vec2 n = polygon->normals[i];
+        draw->draw_segment(carom_transform_point(xf, carom_mul_add(v1, r, n)),
+                           carom_transform_point(xf, carom_mul_add(v2, r, n)), color,
+                           draw->context);
+        carom_vec2 next = polygon->normals[(i + 1) % count];
+        double angle = carom_atan2(fabs(carom_cross(n, next)), carom_dot(n, next));
+        int steps = (int)ceil(angle / ARC_STEP);
+        carom_rot step = carom_make_rot(angle / (steps > 0 ? steps : 1));
+        carom_vec2 direction = n;
+        for (int k = 0; k < steps; ++k) {
+            carom_vec2 turned = k + 1 < steps ? carom_rotate(step, direction) : next;
+            draw->draw_segment(carom_transform_point(xf, carom_mul_add(v2, r, direction)),
+                               carom_transform_point(xf, carom_mul_add(v2, r, turned)), color,
+                               draw->context);
+            direction = turned;
+        }
+    }
+}
+
 static void draw_shape(const carom_debug_draw* draw, const carom_shape* shape, carom_transform xf,
                        uint32_t color) {
-    if (shape->type == CAROM_SHAPE_CIRCLE) {
+    if (shape->type != CAROM_SHAPE_CIRCLE && shape->polygon.radius > 0.0) {
+        if (draw->draw_segment != NULL) {
+            draw_rounded_outline(draw, &shape->polygon, xf, color);
+        }
+    } else if (shape->type == CAROM_SHAPE_CIRCLE) {
         if (draw->draw_circle != NULL) {
             draw->draw_circle(carom_transform_point(xf, shape->circle.center),
                               shape->circle.radius, carom_rotate(xf.q, carom_v2(1.0, 0.0)), color,

@@ -9,6 +9,7 @@
 #include "core.h"
 
 #include "carom/collision.h"
+#include "sat.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -240,6 +241,99 @@ carom_polygon carom_make_segment_polygon(const carom_segment* segment) {
     return polygon;
 }
 
+/* ---- Rounded polygons and capsules ---------------------------------------------------------- */
+
+carom_status carom_check_rounding_radius(double radius, const char* what) {
+    carom_status status = carom_check_finite(radius, what);
+    if (status == CAROM_OK && radius != 0.0 && !(radius >= CAROM_MIN_RADIUS)) {
+        status = carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                            "%s is %g m: it must be 0 (sharp corners) or at least %g m "
+                            "(CAROM_MIN_RADIUS)",
+                            what, radius, CAROM_MIN_RADIUS);
+    }
+    return status;
+}
+
+carom_status carom_make_rounded_polygon(const carom_vec2* points, int count, double radius,
+                                        carom_polygon* out) {
+    carom_status status = carom_check_rounding_radius(radius, "polygon radius");
+    carom_polygon polygon;
+    if (status == CAROM_OK) {
+        status = carom_make_polygon(points, count, &polygon);
+    }
+    if (status == CAROM_OK) {
+        polygon.radius = radius;
+        *out = polygon; /* out was checked by carom_make_polygon */
+    }
+    return status;
+}
+
+carom_status carom_make_rounded_box(double half_width, double half_height, carom_vec2 center,
+                                    double angle, double radius, carom_polygon* out) {
+    carom_status status = carom_check_rounding_radius(radius, "box radius");
+    carom_polygon box;
+    if (status == CAROM_OK) {
+        status = carom_make_box(half_width, half_height, center, angle, &box);
+    }
+    if (status == CAROM_OK) {
+        box.radius = radius;
+        *out = box;
+    }
+    return status;
+}
+
+carom_status carom_make_capsule_polygon(const carom_capsule* capsule, carom_polygon* out) {
+    if (capsule == NULL || out == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "capsule %s pointer is NULL",
+                          capsule == NULL ? "input" : "output");
+    }
+    carom_status status =
+        carom_check_finite_vec2(capsule->center1.x, capsule->center1.y, "capsule center1");
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(capsule->center2.x, capsule->center2.y,
+                                         "capsule center2");
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_positive(capsule->radius, "capsule radius");
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    if (capsule->radius < CAROM_MIN_RADIUS) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "capsule radius is %g m: it must be at least %g m (CAROM_MIN_RADIUS)",
+                          capsule->radius, CAROM_MIN_RADIUS);
+    }
+    if (carom_distance(capsule->center1, capsule->center2) < CAROM_POLYGON_WELD_TOLERANCE) {
+        return carom_fail(CAROM_ERROR_INVALID_POLYGON,
+                          "capsule centers (%g, %g) and (%g, %g) are closer than %g m: that "
+                          "capsule is a circle; use a circle shape",
+                          capsule->center1.x, capsule->center1.y, capsule->center2.x,
+                          capsule->center2.y, CAROM_POLYGON_WELD_TOLERANCE);
+    }
+    carom_vec2 points[2] = {capsule->center1, capsule->center2};
+    fill_polygon(points, 2, out);
+    out->radius = capsule->radius;
+    return CAROM_OK;
+}
+
+double carom_polygon_point_distance(const carom_polygon* polygon, carom_vec2 point) {
+    bool inside = polygon->count >= 3;
+    double best = INFINITY;
+    for (int i = 0; i < polygon->count; ++i) {
+        carom_vec2 v1 = polygon->vertices[i];
+        carom_vec2 v2 = polygon->vertices[(i + 1) % polygon->count];
+        if (carom_dot(polygon->normals[i], carom_sub(point, v1)) > 0.0) {
+            inside = false;
+        }
+        carom_vec2 edge = carom_sub(v2, v1);
+        double t = carom_dot(carom_sub(point, v1), edge) / carom_dot(edge, edge);
+        t = carom_min_d(1.0, carom_max_d(0.0, t));
+        best = carom_min_d(best, carom_distance(point, carom_mul_add(v1, t, edge)));
+    }
+    return inside ? 0.0 : best;
+}
+
 carom_mass_data carom_compute_circle_mass(const carom_circle* circle, double density) {
     double r_squared = circle->radius * circle->radius;
     carom_mass_data data;
@@ -249,7 +343,62 @@ carom_mass_data carom_compute_circle_mass(const carom_circle* circle, double den
     return data;
 }
 
+/* A rounded polygon's exact area integrals about its core's centroid o: the core, a rectangle of
+ * width radius outside each edge, and a disc sector at each vertex between its two edges'
+ * normals (the sectors make up one whole disc). For each piece: area A, first moment S (the
+ * integral of x - o) and polar second moment J (the integral of |x - o|^2). */
+static carom_mass_data rounded_polygon_mass(const carom_polygon* polygon, double density) {
+    double r = polygon->radius;
+    int count = polygon->count;
+    carom_vec2 o = polygon->centroid;
+    double area = 0.0;
+    carom_vec2 first = {0.0, 0.0};
+    double second = 0.0;
+    if (count >= 3) {
+        carom_polygon core = *polygon;
+        core.radius = 0.0;
+        carom_mass_data sharp = carom_compute_polygon_mass(&core, 1.0);
+        carom_vec2 c = carom_sub(sharp.center, o);
+        area = sharp.mass;
+        first = carom_scale(area, c);
+        second = sharp.rotational_inertia + area * carom_dot(c, c);
+    }
+    for (int i = 0; i < count; ++i) {
+        carom_vec2 v1 = carom_sub(polygon->vertices[i], o);
+        carom_vec2 v2 = carom_sub(polygon->vertices[(i + 1) % count], o);
+        carom_vec2 n = polygon->normals[i];
+        /* the edge's strip: L by r, its centre r / 2 out from the edge's midpoint */
+        double length = carom_distance(v1, v2);
+        double strip = length * r;
+        carom_vec2 strip_center = carom_mul_add(carom_lerp(v1, v2, 0.5), 0.5 * r, n);
+        area += strip;
+        first = carom_mul_add(first, strip, strip_center);
+        second += strip * (length * length + r * r) / 12.0 +
+                  strip * carom_dot(strip_center, strip_center);
+        /* the sector at v1, from the previous edge's normal to this one's (angle in (0, pi]):
+         * about its apex, first moment r^3 / 3 * right_perp(n - previous) and second moment
+         * angle r^4 / 4 */
+        carom_vec2 previous = polygon->normals[(i + count - 1) % count];
+        double angle = carom_atan2(fabs(carom_cross(previous, n)), carom_dot(previous, n));
+        double sector = 0.5 * angle * r * r;
+        carom_vec2 moment = carom_scale(r * r * r / 3.0, carom_right_perp(carom_sub(n, previous)));
+        area += sector;
+        first = carom_add(first, carom_mul_add(moment, sector, v1));
+        second += 0.25 * angle * r * r * r * r + 2.0 * carom_dot(v1, moment) +
+                  sector * carom_dot(v1, v1);
+    }
+    carom_vec2 center = carom_scale(1.0 / area, first);
+    carom_mass_data data;
+    data.mass = density * area;
+    data.center = carom_add(o, center);
+    data.rotational_inertia = density * (second - area * carom_dot(center, center));
+    return data;
+}
+
 carom_mass_data carom_compute_polygon_mass(const carom_polygon* polygon, double density) {
+    if (polygon->radius > 0.0) {
+        return rounded_polygon_mass(polygon, density);
+    }
     carom_mass_data data = {0.0, polygon->centroid, 0.0};
     if (polygon->count < 3) {
         return data;
@@ -301,6 +450,12 @@ static CAROM_FORCE_INLINE carom_aabb polygon_aabb(const carom_polygon* polygon, 
 }
 
 carom_aabb carom_compute_polygon_aabb(const carom_polygon* polygon, carom_transform xf) {
+    if (polygon->radius > 0.0) {
+        carom_aabb core = polygon_aabb(polygon, polygon->count, xf);
+        carom_vec2 r = {polygon->radius, polygon->radius};
+        carom_aabb box = {carom_sub(core.lower, r), carom_add(core.upper, r)};
+        return box;
+    }
     if (polygon->count == 4) {
         return polygon_aabb(polygon, 4, xf);
     }
@@ -368,12 +523,46 @@ static carom_cast_output ray_cast_segment(carom_vec2 p, carom_vec2 d, double max
     return out;
 }
 
+/* A ray (local frame) against a rounded polygon: the first of its faces moved out by the radius
+ * (entered from outside only) and the discs at its vertices. A ray from inside hits nothing. */
+static carom_cast_output ray_cast_rounded(carom_vec2 p, carom_vec2 d, double max_fraction,
+                                          const carom_polygon* polygon) {
+    double r = polygon->radius;
+    if (carom_polygon_point_distance(polygon, p) <= r) {
+        return no_hit();
+    }
+    carom_cast_output best = no_hit();
+    best.fraction = INFINITY;
+    for (int i = 0; i < polygon->count; ++i) {
+        carom_vec2 n = polygon->normals[i];
+        carom_vec2 v1 = polygon->vertices[i];
+        carom_vec2 v2 = polygon->vertices[(i + 1) % polygon->count];
+        if (carom_dot(n, d) < 0.0) {
+            carom_cast_output face =
+                ray_cast_segment(p, d, max_fraction, carom_mul_add(v1, r, n), carom_mul_add(v2, r, n));
+            if (face.hit && face.fraction < best.fraction) {
+                best = face;
+                best.normal = n;
+            }
+        }
+        carom_ray_input local = {p, d, max_fraction};
+        carom_circle corner = {v1, r};
+        carom_cast_output arc = carom_ray_cast_circle(&local, &corner, carom_transform_identity());
+        if (arc.hit && arc.fraction < best.fraction) {
+            best = arc;
+        }
+    }
+    return best.hit ? best : no_hit();
+}
+
 carom_cast_output carom_ray_cast_polygon(const carom_ray_input* ray, const carom_polygon* polygon,
                                          carom_transform xf) {
     carom_vec2 p = carom_inv_transform_point(xf, ray->origin);
     carom_vec2 d = carom_inv_rotate(xf.q, ray->translation);
     carom_cast_output out;
-    if (polygon->count == 2) {
+    if (polygon->radius > 0.0) {
+        out = ray_cast_rounded(p, d, ray->max_fraction, polygon);
+    } else if (polygon->count == 2) {
         out = ray_cast_segment(p, d, ray->max_fraction, polygon->vertices[0], polygon->vertices[1]);
     } else {
         /* Cyrus-Beck: clip the ray against every face's half plane */

@@ -11,7 +11,8 @@
  * finds its contacts without a search.
  *
  * Shape order inside a contact: circle-circle, polygon-circle and polygon-polygon are the basic
- * tests (a segment is a two-vertex polygon), so a circle is always shape B unless both are
+ * tests (a segment is a two-vertex polygon, a capsule one with a radius, and a rounded polygon a
+ * polygon with a radius: sat_rounded.c), so a circle is always shape B unless both are
  * circles; a chain segment is always A, because its tests correct the segment's result from A's
  * side; otherwise the lower shape id is A. The normal points from A to B. Sensor contacts are
  * tracked like the others but never reach the solver.

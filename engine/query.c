@@ -266,10 +266,15 @@ carom_status carom_world_overlap_shape(carom_world_id id, const carom_convex_sha
     if (status == CAROM_OK && shape->is_circle) {
         checked = *shape;
         status = carom_check_positive(shape->circle.radius, "query circle radius");
+    } else if (status == CAROM_OK && shape->polygon.count == 2) {
+        checked = *shape; /* a capsule: its two centres and radius */
+        carom_capsule capsule = {shape->polygon.vertices[0], shape->polygon.vertices[1],
+                                 shape->polygon.radius};
+        status = carom_make_capsule_polygon(&capsule, &checked.polygon);
     } else if (status == CAROM_OK) {
         checked = *shape;
-        status = carom_make_polygon(shape->polygon.vertices, shape->polygon.count,
-                                    &checked.polygon);
+        status = carom_make_rounded_polygon(shape->polygon.vertices, shape->polygon.count,
+                                            shape->polygon.radius, &checked.polygon);
     }
     if (status != CAROM_OK) {
         return status;

@@ -24,23 +24,10 @@
 #include <float.h>
 #include <math.h>
 
-static carom_manifold empty_manifold(void) {
-    carom_manifold manifold = {{0.0, 0.0}, {{{0.0, 0.0}, 0.0, 0}, {{0.0, 0.0}, 0.0, 0}}, 0};
-    return manifold;
-}
-
-/* Move a manifold computed in A's frame into the world frame. */
-static void manifold_to_world(carom_manifold* manifold, carom_transform xfa) {
-    manifold->normal = carom_rotate(xfa.q, manifold->normal);
-    for (int i = 0; i < manifold->point_count; ++i) {
-        manifold->points[i].point = carom_transform_point(xfa, manifold->points[i].point);
-    }
-}
-
 carom_manifold carom_collide_circles(const carom_circle* a, carom_transform xfa,
                                      const carom_circle* b, carom_transform xfb,
                                      double speculative_distance) {
-    carom_manifold manifold = empty_manifold();
+    carom_manifold manifold = carom_empty_manifold();
     carom_transform xf = carom_inv_mul_transforms(xfa, xfb);
     carom_vec2 center_a = a->center;
     carom_vec2 center_b = carom_transform_point(xf, b->center);
@@ -59,17 +46,19 @@ carom_manifold carom_collide_circles(const carom_circle* a, carom_transform xfa,
     manifold.points[0].separation = separation;
     manifold.points[0].id = 0;
     manifold.point_count = 1;
-    manifold_to_world(&manifold, xfa);
+    carom_manifold_to_world(&manifold, xfa);
     return manifold;
 }
 
 carom_manifold carom_collide_polygon_and_circle(const carom_polygon* a, carom_transform xfa,
                                                 const carom_circle* b, carom_transform xfb,
                                                 double speculative_distance) {
-    carom_manifold manifold = empty_manifold();
+    carom_manifold manifold = carom_empty_manifold();
     carom_transform xf = carom_inv_mul_transforms(xfa, xfb);
     carom_vec2 center = carom_transform_point(xf, b->center);
-    double radius = b->radius;
+    /* a rounded polygon's surface is its core's moved out by its radius: the circle meets the
+     * core grown by the radius, and the point on A's surface is the core's point moved out */
+    double radius = b->radius + a->radius;
 
     /* The face of greatest separation from the circle's center. */
     int face = 0;
@@ -111,13 +100,16 @@ carom_manifold carom_collide_polygon_and_circle(const carom_polygon* a, carom_tr
         separation = face_separation - radius;
         closest = carom_mul_sub(center, face_separation, normal);
     }
-    carom_vec2 surface_b = carom_mul_sub(center, radius, normal);
+    if (a->radius > 0.0) {
+        closest = carom_mul_add(closest, a->radius, normal);
+    }
+    carom_vec2 surface_b = carom_mul_sub(center, b->radius, normal);
     manifold.normal = normal;
     manifold.points[0].point = carom_lerp(closest, surface_b, 0.5);
     manifold.points[0].separation = separation;
     manifold.points[0].id = 0;
     manifold.point_count = 1;
-    manifold_to_world(&manifold, xfa);
+    carom_manifold_to_world(&manifold, xfa);
     return manifold;
 }
 
@@ -158,6 +150,7 @@ double carom_polygon_max_separation(const carom_polygon* poly1, const carom_poly
 static void transform_vertices(const carom_polygon* polygon, carom_transform xf,
                                carom_polygon* out) {
     out->count = polygon->count;
+    out->radius = polygon->radius;
     for (int i = 0; i < polygon->count; ++i) {
         out->vertices[i] = carom_transform_point(xf, polygon->vertices[i]);
     }
@@ -225,13 +218,16 @@ static uint32_t point_feature_id(const carom_polygon* reference, int reference_e
 
 /* The manifold of two polygons in A's frame, once the best face of each is known: local_b is B
  * placed in A's frame, vertices and normals. The reference face is A's unless B's separates
- * clearly more; the incident edge is clipped to its side planes (sat.c's header). */
-static carom_manifold polygon_manifold(const carom_polygon* a, const carom_polygon* local_b,
-                                       int edge_a, double separation_a, int edge_b,
-                                       double separation_b, double speculative_distance,
-                                       carom_transform xfa) {
-    carom_manifold manifold = empty_manifold();
-    bool flip = separation_b > separation_a + CAROM_REFERENCE_FACE_TOLERANCE;
+ * clearly more; the incident edge is clipped to its side planes (sat.c's header). Rounded
+ * polygons: the faces are the cores', a point's separation is less both radii, and the point
+ * lies midway between the two rounded surfaces. */
+carom_manifold carom_polygon_clip_manifold(const carom_polygon* a, const carom_polygon* local_b,
+                                           int edge_a, double separation_a, int edge_b,
+                                           double separation_b, double speculative_distance,
+                                           int reference_side, carom_transform xfa) {
+    carom_manifold manifold = carom_empty_manifold();
+    bool flip = reference_side < 0 ? separation_b > separation_a + CAROM_REFERENCE_FACE_TOLERANCE
+                                   : reference_side == 1;
     const carom_polygon* reference = flip ? local_b : a;
     const carom_polygon* incident = flip ? a : local_b;
     int reference_edge = flip ? edge_b : edge_a;
@@ -247,8 +243,11 @@ static carom_manifold polygon_manifold(const carom_polygon* a, const carom_polyg
     /* Apart by a gap, the side planes are widened by that gap: two corners closing on each other
      * diagonally are each just outside the other's face, and exact clipping would leave no point
      * to stop them (a corner-to-corner crash of two cars). Touching or overlapping shapes clip
-     * exactly, so a box resting over an edge is not held up beyond the edge. */
-    double widen = carom_max_d(0.0, carom_max_d(separation_a, separation_b));
+     * exactly, so a box resting over an edge is not held up beyond the edge. Rounded polygons
+     * need no widening: corners closing on each other are found as corners (sat_rounded.c), and
+     * exact clipping keeps the points the same whichever polygon is the reference. */
+    double rounding = a->radius + local_b->radius;
+    double widen = rounding > 0.0 ? 0.0 : carom_max_d(0.0, carom_max_d(separation_a, separation_b));
     if (!clip_to_side(&clip[0], &clip[1], tangent, carom_dot(tangent, v1) - widen) ||
         !clip_to_side(&clip[0], &clip[1], carom_neg(tangent), -carom_dot(tangent, v2) - widen)) {
         return manifold;
@@ -256,16 +255,22 @@ static carom_manifold polygon_manifold(const carom_polygon* a, const carom_polyg
 
     manifold.normal = flip ? carom_neg(normal) : normal;
     for (int k = 0; k < 2; ++k) {
-        double separation = carom_dot(normal, carom_sub(clip[k], v1));
+        double core_separation = carom_dot(normal, carom_sub(clip[k], v1));
+        double separation = core_separation - rounding;
         if (separation > speculative_distance) {
             continue;
         }
         carom_manifold_point* mp = &manifold.points[manifold.point_count++];
-        mp->point = carom_mul_sub(clip[k], 0.5 * separation, normal);
+        /* the incident surface lies its radius below the clipped core point, the reference
+         * surface its radius above the reference face: the point is midway */
+        double down = rounding > 0.0
+                          ? 0.5 * (core_separation + incident->radius - reference->radius)
+                          : 0.5 * separation;
+        mp->point = carom_mul_sub(clip[k], down, normal);
         mp->separation = separation;
         mp->id = point_feature_id(reference, reference_edge, incident, incident_edge, k, flip);
     }
-    manifold_to_world(&manifold, xfa);
+    carom_manifold_to_world(&manifold, xfa);
     return manifold;
 }
 
@@ -279,21 +284,26 @@ carom_manifold carom_collide_polygons(const carom_polygon* a, carom_transform xf
     carom_transform xf = carom_inv_mul_transforms(xfa, xfb);
     transform_vertices(b, xf, &local_b);
 
+    /* rounded polygons: the cores may be as far apart as the radii and still touch */
+    double rounding = a->radius + b->radius;
+    double core_reach = rounding > 0.0 ? speculative_distance + rounding : speculative_distance;
     int edge_a = 0;
-    double separation_a =
-        carom_polygon_max_separation(a, &local_b, speculative_distance, &edge_a);
-    if (separation_a > speculative_distance) {
-        return empty_manifold();
+    double separation_a = carom_polygon_max_separation(a, &local_b, core_reach, &edge_a);
+    if (separation_a > core_reach) {
+        return carom_empty_manifold();
     }
     transform_normals(b, xf.q, &local_b);
     int edge_b = 0;
-    double separation_b =
-        carom_polygon_max_separation(&local_b, a, speculative_distance, &edge_b);
-    if (separation_b > speculative_distance) {
-        return empty_manifold();
+    double separation_b = carom_polygon_max_separation(&local_b, a, core_reach, &edge_b);
+    if (separation_b > core_reach) {
+        return carom_empty_manifold();
     }
-    return polygon_manifold(a, &local_b, edge_a, separation_a, edge_b, separation_b,
-                            speculative_distance, xfa);
+    if (rounding > 0.0) {
+        return carom_rounded_polygons_manifold(a, &local_b, edge_a, separation_a, edge_b,
+                                               separation_b, speculative_distance, xfa);
+    }
+    return carom_polygon_clip_manifold(a, &local_b, edge_a, separation_a, edge_b, separation_b,
+                                       speculative_distance, -1, xfa);
 }
 
 /* A box's best face against a point at `offset` from its center along its two axes (in its
@@ -320,20 +330,20 @@ carom_manifold carom_collide_boxes(const carom_polygon* a, carom_vec2 half_a, ca
     int edge_a = 0;
     double separation_a = box_best_face(half_a, xf.p, carom_box_reach(half_b, xf.q), &edge_a);
     if (separation_a > speculative_distance) {
-        return empty_manifold();
+        return carom_empty_manifold();
     }
     /* A's center in B's frame; A turned by the inverse rotation reaches as far (abs(c), abs(s)) */
     carom_vec2 a_from_b = carom_neg(carom_inv_rotate(xf.q, xf.p));
     int edge_b = 0;
     double separation_b = box_best_face(half_b, a_from_b, carom_box_reach(half_a, xf.q), &edge_b);
     if (separation_b > speculative_distance) {
-        return empty_manifold();
+        return carom_empty_manifold();
     }
     carom_polygon local_b;
     transform_vertices(b, xf, &local_b);
     transform_normals(b, xf.q, &local_b);
-    return polygon_manifold(a, &local_b, edge_a, separation_a, edge_b, separation_b,
-                            speculative_distance, xfa);
+    return carom_polygon_clip_manifold(a, &local_b, edge_a, separation_a, edge_b, separation_b,
+                                       speculative_distance, -1, xfa);
 }
 
 /* ---- Chain segments ------------------------------------------------------------------------
@@ -434,7 +444,7 @@ static carom_polygon chain_segment_polygon(const carom_chain_segment* chain) {
 static carom_manifold collide_face_and_polygon(const carom_chain_segment* chain,
                                                const carom_polygon* local_b,
                                                double speculative_distance) {
-    carom_manifold manifold = empty_manifold();
+    carom_manifold manifold = carom_empty_manifold();
     carom_vec2 direction = carom_normalize(carom_sub(chain->point2, chain->point1));
     carom_vec2 normal = side_normal(direction, carom_sub(local_b->centroid, chain->point1));
     /* reference face from v1 to v2 with the tangent running v1 -> v2 as in the polygon case */
@@ -453,13 +463,17 @@ static carom_manifold collide_face_and_polygon(const carom_chain_segment* chain,
         return manifold;
     }
     manifold.normal = normal;
+    double radius = local_b->radius; /* a rounded polygon's surface is below its core */
     for (int k = 0; k < 2; ++k) {
-        double separation = carom_dot(normal, carom_sub(clip[k], v1));
+        double core_separation = carom_dot(normal, carom_sub(clip[k], v1));
+        double separation = core_separation - radius;
         if (separation > speculative_distance) {
             continue;
         }
         carom_manifold_point* mp = &manifold.points[manifold.point_count++];
-        mp->point = carom_mul_sub(clip[k], 0.5 * separation, normal);
+        mp->point = carom_mul_sub(clip[k], radius > 0.0 ? 0.5 * (core_separation + radius)
+                                                        : 0.5 * separation,
+                                  normal);
         mp->separation = separation;
         mp->id = (1u << 28) | ((uint32_t)incident_edge << 8) | (uint32_t)k;
     }
@@ -471,7 +485,7 @@ static carom_manifold collide_face_and_polygon(const carom_chain_segment* chain,
 static carom_manifold collide_face_and_circle(const carom_chain_segment* chain,
                                               const carom_circle* local_b,
                                               double speculative_distance) {
-    carom_manifold manifold = empty_manifold();
+    carom_manifold manifold = carom_empty_manifold();
     carom_vec2 direction = carom_normalize(carom_sub(chain->point2, chain->point1));
     carom_vec2 normal = side_normal(direction, carom_sub(local_b->center, chain->point1));
     double distance = carom_dot(normal, carom_sub(local_b->center, chain->point1));
@@ -507,7 +521,7 @@ carom_manifold carom_collide_chain_segment_and_polygon(const carom_chain_segment
     carom_polygon local_b;
     transform_polygon(b, carom_inv_mul_transforms(xfa, xfb), &local_b);
     if (behind_one_sided(a, local_b.centroid)) {
-        return empty_manifold();
+        return carom_empty_manifold();
     }
     carom_manifold manifold =
         carom_collide_polygons(&segment, identity, &local_b, identity, speculative_distance);
@@ -515,9 +529,9 @@ carom_manifold carom_collide_chain_segment_and_polygon(const carom_chain_segment
     if (verdict == JOINT_USE_FACE) {
         manifold = collide_face_and_polygon(a, &local_b, speculative_distance);
     } else if (verdict == JOINT_DROP) {
-        manifold = empty_manifold();
+        manifold = carom_empty_manifold();
     }
-    manifold_to_world(&manifold, xfa);
+    carom_manifold_to_world(&manifold, xfa);
     return manifold;
 }
 
@@ -531,7 +545,7 @@ carom_manifold carom_collide_chain_segment_and_circle(const carom_chain_segment*
     carom_circle local_b = {carom_transform_point(carom_inv_mul_transforms(xfa, xfb), b->center),
                             b->radius};
     if (behind_one_sided(a, local_b.center)) {
-        return empty_manifold();
+        return carom_empty_manifold();
     }
     carom_manifold manifold = carom_collide_polygon_and_circle(&segment, identity, &local_b,
                                                                identity, speculative_distance);
@@ -539,8 +553,8 @@ carom_manifold carom_collide_chain_segment_and_circle(const carom_chain_segment*
     if (verdict == JOINT_USE_FACE) {
         manifold = collide_face_and_circle(a, &local_b, speculative_distance);
     } else if (verdict == JOINT_DROP) {
-        manifold = empty_manifold();
+        manifold = carom_empty_manifold();
     }
-    manifold_to_world(&manifold, xfa);
+    carom_manifold_to_world(&manifold, xfa);
     return manifold;
 }

@@ -42,7 +42,7 @@ carom_shape_id carom_make_shape_id(const carom_world* world, const carom_shape* 
 void carom_shape_find_box(carom_shape* shape) {
     shape->box_half_extents = carom_v2(0.0, 0.0);
     const carom_polygon* p = &shape->polygon;
-    if (shape->type != CAROM_SHAPE_POLYGON || p->count != 4) {
+    if (shape->type != CAROM_SHAPE_POLYGON || p->count != 4 || p->radius != 0.0) {
         return;
     }
     /* carom_make_box's corners in its order, counter-clockwise from (-x, -y): the box test names
@@ -77,6 +77,7 @@ carom_mass_data carom_shape_compute_mass(const carom_shape* shape) {
     case CAROM_SHAPE_CIRCLE:
         return carom_compute_circle_mass(&shape->circle, shape->density);
     case CAROM_SHAPE_POLYGON:
+    case CAROM_SHAPE_CAPSULE:
         return carom_compute_polygon_mass(&shape->polygon, shape->density);
     default: {
         carom_mass_data none = {0.0, carom_lerp(shape->segment.point1, shape->segment.point2, 0.5),
@@ -90,6 +91,9 @@ double carom_shape_compute_thickness(const carom_shape* shape) {
     if (shape->type == CAROM_SHAPE_CIRCLE) {
         return shape->circle.radius;
     }
+    if (shape->type == CAROM_SHAPE_CAPSULE) {
+        return shape->polygon.radius;
+    }
     if (shape->type != CAROM_SHAPE_POLYGON) {
         return INFINITY;
     }
@@ -98,7 +102,7 @@ double carom_shape_compute_thickness(const carom_shape* shape) {
     for (int i = 0; i < p->count; ++i) {
         thickness = carom_min_d(thickness, carom_dot(p->normals[i], carom_sub(p->vertices[i], p->centroid)));
     }
-    return thickness;
+    return p->radius > 0.0 ? thickness + p->radius : thickness;
 }
 
 double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_point) {
@@ -110,7 +114,7 @@ double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_poi
         double d = carom_distance(shape->polygon.vertices[i], local_point);
         extent = d > extent ? d : extent;
     }
-    return extent;
+    return shape->polygon.radius > 0.0 ? extent + shape->polygon.radius : extent;
 }
 
 bool carom_shape_contains_point(const carom_world* world, const carom_shape* shape,
@@ -119,6 +123,10 @@ bool carom_shape_contains_point(const carom_world* world, const carom_shape* sha
     if (shape->type == CAROM_SHAPE_CIRCLE) {
         return carom_distance_squared(p, shape->circle.center) <=
                shape->circle.radius * shape->circle.radius;
+    }
+    if (shape->type == CAROM_SHAPE_CAPSULE || (shape->type == CAROM_SHAPE_POLYGON &&
+                                                shape->polygon.radius > 0.0)) {
+        return carom_polygon_point_distance(&shape->polygon, p) <= shape->polygon.radius;
     }
     if (shape->type != CAROM_SHAPE_POLYGON) {
         return false;
@@ -268,7 +276,8 @@ carom_shape_id carom_create_polygon_shape(carom_body_id body_id, const carom_sha
     carom_shape geometry;
     memset(&geometry, 0, sizeof(geometry));
     geometry.type = CAROM_SHAPE_POLYGON;
-    if (carom_make_polygon(polygon->vertices, polygon->count, &geometry.polygon) != CAROM_OK) {
+    if (carom_make_rounded_polygon(polygon->vertices, polygon->count, polygon->radius,
+                                   &geometry.polygon) != CAROM_OK) {
         return carom_null_shape_id;
     }
     return attach_shape(world, body, def, &geometry);
@@ -286,6 +295,42 @@ carom_shape_id carom_create_box_shape(carom_body_id body_id, const carom_shape_d
     memset(&geometry, 0, sizeof(geometry));
     geometry.type = CAROM_SHAPE_POLYGON;
     if (carom_make_box(half_width, half_height, center, angle, &geometry.polygon) != CAROM_OK) {
+        return carom_null_shape_id;
+    }
+    return attach_shape(world, body, def, &geometry);
+}
+
+/* ---- Capsules and rounded boxes (issue 16): polygons with a radius, see sat_rounded.c ---- */
+
+carom_shape_id carom_create_capsule_shape(carom_body_id body_id, const carom_shape_def* def,
+                                          const carom_capsule* capsule) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_new_shape(body_id, def, &world);
+    if (body == NULL) {
+        return carom_null_shape_id;
+    }
+    carom_shape geometry;
+    memset(&geometry, 0, sizeof(geometry));
+    geometry.type = CAROM_SHAPE_CAPSULE;
+    if (carom_make_capsule_polygon(capsule, &geometry.polygon) != CAROM_OK) {
+        return carom_null_shape_id;
+    }
+    return attach_shape(world, body, def, &geometry);
+}
+
+carom_shape_id carom_create_rounded_box_shape(carom_body_id body_id, const carom_shape_def* def,
+                                              double half_width, double half_height,
+                                              carom_vec2 center, double angle, double radius) {
+    carom_world* world = NULL;
+    carom_body* body = body_for_new_shape(body_id, def, &world);
+    if (body == NULL) {
+        return carom_null_shape_id;
+    }
+    carom_shape geometry;
+    memset(&geometry, 0, sizeof(geometry));
+    geometry.type = CAROM_SHAPE_POLYGON;
+    if (carom_make_rounded_box(half_width, half_height, center, angle, radius,
+                               &geometry.polygon) != CAROM_OK) {
         return carom_null_shape_id;
     }
     return attach_shape(world, body, def, &geometry);

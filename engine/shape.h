@@ -29,7 +29,8 @@ typedef struct carom_shape {
     carom_aabb aabb; /* tight world box as of the last step */
     carom_circle circle; /* CAROM_SHAPE_CIRCLE */
     double hit_speed_threshold;
-    carom_polygon polygon; /* CAROM_SHAPE_POLYGON, and the two-vertex form of a segment */
+    carom_polygon polygon; /* CAROM_SHAPE_POLYGON (radius: rounded), the two-vertex form of a
+                              segment, and a capsule's: its centres and radius */
     carom_segment segment; /* CAROM_SHAPE_SEGMENT and CAROM_SHAPE_CHAIN_SEGMENT */
     carom_chain_segment chain; /* CAROM_SHAPE_CHAIN_SEGMENT */
     uint32_t generation;
@@ -65,7 +66,8 @@ static inline carom_aabb carom_shape_compute_aabb(const carom_shape* shape, caro
 void carom_shape_find_box(carom_shape* shape);
 carom_mass_data carom_shape_compute_mass(const carom_shape* shape);
 /* Half the shape's thinnest width (m): its radius, or the smallest distance from a polygon's
- * centroid to its faces; infinity for segments, which have none. */
+ * centroid to its faces (plus its rounding radius; a capsule's is its radius); infinity for
+ * segments, which have none. */
 double carom_shape_compute_thickness(const carom_shape* shape);
 /* Farthest distance of the shape from a body-frame point (m). */
 double carom_shape_compute_extent(const carom_shape* shape, carom_vec2 local_point);

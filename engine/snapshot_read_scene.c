@@ -115,7 +115,7 @@ static void read_body(reader* r, carom_body* body, int id, int shape_slots, int 
     body->angular_damping = get_number(r, 0.0, "angular damping of body", id);
     body->gravity_scale = get_number(r, -CAROM_MAX_MAGNITUDE, "gravity scale of body", id);
     body->bullet = get_flag(r, "bullet flag of body", id);
-    if (version >= 4) {
+    if (version >= 5) {
         read_body_options(r, body, id);
     }
     body->first_shape = get_index(r, shape_slots, true, "first shape of a body");
@@ -148,7 +148,7 @@ static void check_polygon(reader* r, const carom_polygon* p, int id) {
     }
 }
 
-static void read_geometry(reader* r, carom_shape* shape, int id) {
+static void read_geometry(reader* r, carom_shape* shape, int id, int version) {
     switch (shape->type) {
     case CAROM_SHAPE_CIRCLE:
         shape->circle.center = get_vec2(r, "circle center of shape", id);
@@ -167,8 +167,27 @@ static void read_geometry(reader* r, carom_shape* shape, int id) {
             p->normals[i] = get_vec2(r, "polygon normal of shape", id);
         }
         p->centroid = get_vec2(r, "polygon centroid of shape", id);
+        p->radius = version >= 4 ? get_number(r, 0.0, "polygon radius of shape", id) : 0.0;
+        if (!r->failed && p->radius != 0.0 && p->radius < CAROM_MIN_RADIUS) {
+            reader_fail(r, "polygon radius of shape %d is %g: it must be 0 or at least %g", id,
+                        p->radius, CAROM_MIN_RADIUS);
+        }
         if (!r->failed) {
             check_polygon(r, p, id);
+        }
+        break;
+    }
+    case CAROM_SHAPE_CAPSULE: {
+        carom_capsule capsule;
+        capsule.center1 = get_vec2(r, "capsule center of shape", id);
+        capsule.center2 = get_vec2(r, "capsule center of shape", id);
+        capsule.radius = get_number(r, CAROM_MIN_RADIUS, "capsule radius of shape", id);
+        if (!r->failed && carom_distance(capsule.center1, capsule.center2) <
+                              CAROM_POLYGON_WELD_TOLERANCE) {
+            reader_fail(r, "capsule of shape %d has coincident centers", id);
+        }
+        if (!r->failed) {
+            carom_make_capsule_polygon(&capsule, &shape->polygon); /* checked: cannot fail */
         }
         break;
     }
@@ -200,16 +219,18 @@ static void read_geometry(reader* r, carom_shape* shape, int id) {
     carom_shape_find_box(shape);
 }
 
-static void read_shape(reader* r, carom_shape* shape, int id, int body_slots, int shape_slots) {
+static void read_shape(reader* r, carom_shape* shape, int id, int body_slots, int shape_slots,
+                       int version) {
     shape->body = get_index(r, body_slots, false, "body of a shape");
     shape->next_shape = get_index(r, shape_slots, true, "next shape of a shape");
     uint8_t type = get_u8(r);
-    if (!r->failed && type > CAROM_SHAPE_CHAIN_SEGMENT) {
+    int last_type = version >= 4 ? CAROM_SHAPE_CAPSULE : CAROM_SHAPE_CHAIN_SEGMENT;
+    if (!r->failed && type > last_type) {
         reader_fail(r, "shape %d has type %u", id, type);
         return;
     }
     shape->type = (carom_shape_type)type;
-    read_geometry(r, shape, id);
+    read_geometry(r, shape, id, version);
     shape->is_sensor = get_flag(r, "sensor flag of shape", id);
     shape->enable_hit_events = get_flag(r, "hit events flag of shape", id);
     shape->hit_speed_threshold = get_number(r, 0.0, "hit speed threshold of shape", id);
@@ -521,7 +542,7 @@ void read_scene(reader* r, scene_data* scene, uint8_t** marks, int version) {
         shape->id = (*marks)[i] ? -1 : i;
         shape->next_shape = -1;
         if (shape->id >= 0) {
-            read_shape(r, shape, i, body_slots, shape_slots);
+            read_shape(r, shape, i, body_slots, shape_slots, version);
             if (!r->failed && scene->bodies[shape->body].id < 0) {
                 reader_fail(r, "shape %d is on body %d, which is not live", i, shape->body);
             }

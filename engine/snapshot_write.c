@@ -187,6 +187,14 @@ static void write_geometry(writer* w, const carom_shape* shape) {
             put_vec2(w, shape->polygon.normals[i]);
         }
         put_vec2(w, shape->polygon.centroid);
+        if (w->version >= 4) {
+            put_f64(w, shape->polygon.radius);
+        }
+        break;
+    case CAROM_SHAPE_CAPSULE: /* version 4; the polygon is rebuilt from these */
+        put_vec2(w, shape->polygon.vertices[0]);
+        put_vec2(w, shape->polygon.vertices[1]);
+        put_f64(w, shape->polygon.radius);
         break;
     case CAROM_SHAPE_SEGMENT:
         put_vec2(w, shape->segment.point1);
@@ -452,21 +460,36 @@ static void write_joint_state(writer* w, const carom_joint* joint) {
 
 static bool same_bits(double a, double b) { return memcmp(&a, &b, sizeof(a)) == 0; }
 
+/* Whether a live shape is a capsule or a rounded polygon, which only version 4 holds. */
+static bool has_rounded_shapes(const carom_world* world) {
+    for (int i = 0; i < (int)arrlen(world->shapes); ++i) {
+        const carom_shape* shape = &world->shapes[i];
+        if (shape->id >= 0 && (shape->type == CAROM_SHAPE_CAPSULE ||
+                               (shape->type == CAROM_SHAPE_POLYGON && shape->polygon.radius > 0.0))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 int carom_snapshot_world_version(const carom_world* world) {
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        const carom_body* body = &world->bodies[i];
+        if (body->id >= 0 && (body->fixed_rotation || body->mass_override || body->disabled)) {
+            return 5;
+        }
+    }
+    if (has_rounded_shapes(world)) {
+        return 4;
+    }
     carom_world_def defaults = carom_default_world_def();
     bool joint_settings_default = same_bits(world->def.joint_hertz, defaults.joint_hertz) &&
                                   same_bits(world->def.joint_damping_ratio,
                                             defaults.joint_damping_ratio);
-    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
-        const carom_body* body = &world->bodies[i];
-        if (body->id >= 0 && (body->fixed_rotation || body->mass_override || body->disabled)) {
-            return 4;
-        }
-    }
     return world->joint_pool.next_id == 0 && joint_settings_default ? 2 : 3;
 }
 
-/* Version 4: the body's options, then its mass override if it has one. */
+/* Version 5: the body's options, then its mass override if it has one. */
 static void write_body_options(writer* w, const carom_body* body) {
     put_u8(w, (uint8_t)((body->fixed_rotation ? BODY_OPTION_FIXED_ROTATION : 0) |
                         (body->mass_override ? BODY_OPTION_MASS_OVERRIDE : 0) |
@@ -490,7 +513,7 @@ static void write_scene_payload(writer* w, const carom_world* world) {
             put_f64(w, body->angular_damping);
             put_f64(w, body->gravity_scale);
             put_u8(w, body->bullet);
-            if (w->version >= 4) {
+            if (w->version >= 5) {
                 write_body_options(w, body);
             }
             put_uvar(w, (uint64_t)(body->first_shape + 1));

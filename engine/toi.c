@@ -65,13 +65,19 @@ static double separation(const carom_convex_shape* a, carom_transform xfa, const
     }
     carom_polygon pa = polygon_in_world(&a->polygon, xfa);
     carom_polygon pb = polygon_in_world(&b->polygon, xfb);
+    double rounding = a->polygon.radius + b->polygon.radius;
+    if (rounding > 0.0) {
+        /* the face separation alone is no bound worth having here: two capsules end to end
+         * have a face separation of zero however far apart they are */
+        return carom_polygon_core_distance(&pa, &pb) - rounding;
+    }
     int edge = 0;
     return carom_max_d(carom_polygon_max_separation(&pa, &pb, DBL_MAX, &edge),
                        carom_polygon_max_separation(&pb, &pa, DBL_MAX, &edge));
 }
 
 /* How far a point of the shape's surface can move per radian the body turns: its farthest
- * vertex's distance from the center of mass. A circle turning about its own center does not
+ * vertex's distance from the center of mass (plus a rounded polygon's radius). A circle turning about its own center does not
  * move its surface, so only its center's distance counts. */
 static double reach(const carom_convex_shape* shape, carom_vec2 local_center) {
     if (shape->is_circle) {
@@ -81,7 +87,7 @@ static double reach(const carom_convex_shape* shape, carom_vec2 local_center) {
     for (int i = 0; i < shape->polygon.count; ++i) {
         r = carom_max_d(r, carom_distance(shape->polygon.vertices[i], local_center));
     }
-    return r;
+    return shape->polygon.radius > 0.0 ? r + shape->polygon.radius : r;
 }
 
 typedef struct overlap_window {
@@ -182,6 +188,24 @@ static double swept_circle_polygon(carom_vec2 p, double radius, carom_vec2 d,
     return first;
 }
 
+/* Two rounded polygons (at least one radius) translating: A's core moves by `motion` relative to
+ * B's. They touch when the cores come within the sum of the radii, which happens first at a
+ * vertex of one against an edge or a vertex of the other: each vertex is swept as a circle of
+ * that radius against the other core (pa, pb placed). */
+static double swept_rounded_polygons(const carom_polygon* pa, const carom_polygon* pb,
+                                     carom_vec2 motion) {
+    double rounding = pa->radius + pb->radius;
+    double first = DBL_MAX;
+    for (int i = 0; i < pa->count; ++i) {
+        first = carom_min_d(first, swept_circle_polygon(pa->vertices[i], rounding, motion, pb));
+    }
+    for (int i = 0; i < pb->count; ++i) {
+        first = carom_min_d(first,
+                            swept_circle_polygon(pb->vertices[i], rounding, carom_neg(motion), pa));
+    }
+    return first;
+}
+
 /* Exact first contact of two non-turning shapes; DBL_MAX if none for t >= 0. */
 static double translation_toi(const carom_convex_shape* a, const carom_sweep* sweep_a,
                               const carom_convex_shape* b, const carom_sweep* sweep_b) {
@@ -197,15 +221,18 @@ static double translation_toi(const carom_convex_shape* a, const carom_sweep* sw
     if (a->is_circle) {
         carom_polygon pb = polygon_in_world(&b->polygon, xfb);
         return swept_circle_polygon(carom_transform_point(xfa, a->circle.center),
-                                    a->circle.radius, motion, &pb);
+                                    a->circle.radius + pb.radius, motion, &pb);
     }
     if (b->is_circle) {
         carom_polygon pa = polygon_in_world(&a->polygon, xfa);
         return swept_circle_polygon(carom_transform_point(xfb, b->circle.center),
-                                    b->circle.radius, carom_neg(motion), &pa);
+                                    b->circle.radius + pa.radius, carom_neg(motion), &pa);
     }
     carom_polygon pa = polygon_in_world(&a->polygon, xfa);
     carom_polygon pb = polygon_in_world(&b->polygon, xfb);
+    if (pa.radius + pb.radius > 0.0) {
+        return swept_rounded_polygons(&pa, &pb, motion);
+    }
     return swept_polygons(&pa, &pb, motion);
 }
 

@@ -173,6 +173,36 @@ def joints():
     return {"world": {"gravity": [0, -10], "dt": 1 / 60}, "bodies": bodies, "joints": joints_}
 
 
+def capsules():
+    """Capsules, rounded boxes and rounded triangles tumbling down a chain ramp onto the floor,
+    where a column of rounded crates stands and two capsules lie side by side."""
+    ramp = [[-12, 6], [-4, 1], [0, 0], [12, 0]]
+    bodies = [{"name": "ground", "type": "static",
+               "shapes": [{"type": "chain", "points": ramp, "friction": 0.3},
+                          {"type": "box", "half_extents": [0.25, 2], "center": [12.25, 2]}]}]
+    for i in range(12):
+        x, y = -11 + 0.9 * (i % 4), 7.5 + 1.0 * (i // 4)
+        kind = i % 3
+        if kind == 0:
+            shape = {"type": "capsule", "center1": [-0.35, 0], "center2": [0.35, 0],
+                     "radius": 0.2}
+        elif kind == 1:
+            shape = {"type": "box", "half_extents": [0.3, 0.2], "radius": 0.08}
+        else:
+            shape = {"type": "polygon", "vertices": [[-0.3, -0.2], [0.3, -0.2], [0, 0.3]],
+                     "radius": 0.05}
+        bodies.append({"name": f"tumbler{i}", "position": [x, y], "angle": 0.4 * i,
+                       "shapes": [shape]})
+    for i in range(5):
+        bodies.append({"name": f"crate{i}", "position": [6, 0.5 + i],
+                       "shapes": [{"type": "box", "half_extents": [0.4, 0.4], "radius": 0.1}]})
+    for i in range(2):
+        bodies.append({"name": f"pill{i}", "position": [9, 0.25 + 0.5 * i],
+                       "shapes": [{"type": "capsule", "center1": [-0.6, 0],
+                                   "center2": [0.6, 0], "radius": 0.25}]})
+    return {"world": {"gravity": [0, -10], "dt": 1 / 60}, "bodies": bodies}
+
+
 if __name__ == "__main__":
     write("ball_drop.json", ball_drop())
     write("box_stack.json", box_stack())
@@ -180,3 +210,4 @@ if __name__ == "__main__":
     write("billiards.json", billiards())
     write("arena.json", arena())
     write("joints.json", joints())
+    write("capsules.json", capsules())

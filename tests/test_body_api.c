@@ -279,7 +279,7 @@ Test(body_api, fixed_rotation_and_a_mass_override_survive_a_snapshot_bit_for_bit
     cr_assert_eq(carom_world_save(world, CAROM_SNAPSHOT_FULL, bytes, size, &size), CAROM_OK);
     carom_snapshot_info info;
     cr_assert_eq(carom_snapshot_get_info(bytes, size, &info), CAROM_OK);
-    cr_assert_eq(info.version, 4);
+    cr_assert_eq(info.version, 5);
     uint64_t first = fixed_rotation_snapshot_hash(world, bodies, 3);
     /* undo the options, then restore: they come back with the scene */
     carom_body_set_fixed_rotation(bodies[0], 0);

@@ -32,7 +32,8 @@ typedef enum scene_shape_type {
     SCENE_SHAPE_BOX,
     SCENE_SHAPE_POLYGON,
     SCENE_SHAPE_SEGMENT,
-    SCENE_SHAPE_CHAIN
+    SCENE_SHAPE_CHAIN,
+    SCENE_SHAPE_CAPSULE
 } scene_shape_type;
 
 typedef struct scene_shape {
@@ -43,7 +44,8 @@ typedef struct scene_shape {
     bool sensor;
     bool mask_is_all_bits; /* no "mask" key: every bit, which a JSON number cannot spell */
     carom_filter filter;
-    double radius;           /* circle (m) */
+    double radius;           /* circle and capsule (m); box and polygon rounding (m, 0: sharp) */
+    carom_vec2 center1, center2; /* capsule, body frame (m) */
     carom_vec2 half_extents; /* box (m) */
     carom_vec2 center;       /* circle and box, body frame (m) */
     double angle;            /* box, relative to the body (rad) */

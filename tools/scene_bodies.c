@@ -34,21 +34,30 @@ enum shape_key {
     SHAPE_VERTICES,
     SHAPE_POINTS,
     SHAPE_LOOP,
+    SHAPE_CENTER1,
+    SHAPE_CENTER2,
     SHAPE_KEY_COUNT
 };
 
 static const char* const shape_keys[SHAPE_KEY_COUNT] = {
     "type",   "density", "friction",     "restitution", "sensor",   "category", "mask", "group",
     "radius", "center",  "half_extents", "angle",       "vertices", "points",   "loop",
+    "center1", "center2",
 };
 
-static const char* const shape_type_names[] = {"circle", "box", "polygon", "segment", "chain"};
+static const char* const shape_type_names[] = {"circle",  "box",   "polygon",
+                                               "segment", "chain", "capsule"};
+#define SHAPE_TYPE_COUNT 6
 
 /* Which shape types take each geometry key (a bit per scene_shape_type). */
 static unsigned shape_key_types(int key) {
     switch (key) {
     case SHAPE_RADIUS:
-        return 1u << SCENE_SHAPE_CIRCLE;
+        return 1u << SCENE_SHAPE_CIRCLE | 1u << SCENE_SHAPE_CAPSULE | 1u << SCENE_SHAPE_BOX |
+               1u << SCENE_SHAPE_POLYGON;
+    case SHAPE_CENTER1:
+    case SHAPE_CENTER2:
+        return 1u << SCENE_SHAPE_CAPSULE;
     case SHAPE_CENTER:
         return 1u << SCENE_SHAPE_CIRCLE | 1u << SCENE_SHAPE_BOX;
     case SHAPE_HALF_EXTENTS:
@@ -67,8 +76,8 @@ static unsigned shape_key_types(int key) {
 
 static bool read_shape_type(loader* ld, const cJSON* item, scene_shape_type* out) {
     if (!require(ld, item, "type",
-                 "every shape needs a type: \"circle\", \"box\", \"polygon\", \"segment\" or "
-                 "\"chain\"")) {
+                 "every shape needs a type: \"circle\", \"box\", \"polygon\", \"segment\", "
+                 "\"chain\" or \"capsule\"")) {
         return false;
     }
     size_t mark = path_push_key(ld, "type");
@@ -76,7 +85,7 @@ static bool read_shape_type(loader* ld, const cJSON* item, scene_shape_type* out
     if (!cJSON_IsString(item)) {
         report_error(ld, "must be a string, not %s", json_kind(item));
     } else {
-        for (int i = 0; i < 5 && !ok; ++i) {
+        for (int i = 0; i < SHAPE_TYPE_COUNT && !ok; ++i) {
             if (strcmp(item->valuestring, shape_type_names[i]) == 0) {
                 *out = (scene_shape_type)i;
                 ok = true;
@@ -86,8 +95,8 @@ static bool read_shape_type(loader* ld, const cJSON* item, scene_shape_type* out
             char quoted[QUOTE_SIZE];
             report_error(
                 ld,
-                "unknown shape type %s: use \"circle\", \"box\", \"polygon\", \"segment\" or "
-                "\"chain\"",
+                "unknown shape type %s: use \"circle\", \"box\", \"polygon\", \"segment\", "
+                "\"chain\" or \"capsule\"",
                 quote_for_message(item->valuestring, quoted, sizeof(quoted)));
         }
     }
@@ -137,6 +146,47 @@ static bool read_circle(loader* ld, const cJSON** fields, scene_shape* shape, do
     return ok;
 }
 
+/* A box's or polygon's optional "radius": the rounding, 0 (sharp, the default) or at least the
+ * engine's smallest radius. */
+static bool read_rounding(loader* ld, const cJSON** fields, scene_shape* shape) {
+    shape->radius = 0.0;
+    bool ok = member_number(ld, fields[SHAPE_RADIUS], "radius", NON_NEGATIVE, &shape->radius);
+    if (ok && shape->radius != 0.0 && shape->radius < CAROM_MIN_RADIUS) {
+        size_t mark = path_push_key(ld, "radius");
+        report_error(ld,
+                     "must be 0 (sharp corners) or at least %g (the engine's smallest radius, "
+                     "in m), got %g",
+                     CAROM_MIN_RADIUS, shape->radius);
+        path_pop(ld, mark);
+        ok = false;
+    }
+    return ok;
+}
+
+/* A capsule: two centres and a radius; centres that coincide make a circle, which the engine
+ * refuses with a message saying so. */
+static bool read_capsule(loader* ld, const cJSON** fields, scene_shape* shape, double* mass) {
+    bool ok = require(ld, fields[SHAPE_CENTER1], "center1",
+                      "a capsule needs center1 and center2 [x, y] (m) and a radius (m)");
+    ok = require(ld, fields[SHAPE_CENTER2], "center2",
+                 "a capsule needs center1 and center2 [x, y] (m) and a radius (m)") &&
+         ok;
+    ok = require(ld, fields[SHAPE_RADIUS], "radius", "a capsule needs a radius (m, > 0)") && ok;
+    ok = member_vec2(ld, fields[SHAPE_CENTER1], "center1", ANY, &shape->center1) && ok;
+    ok = member_vec2(ld, fields[SHAPE_CENTER2], "center2", ANY, &shape->center2) && ok;
+    ok = member_number(ld, fields[SHAPE_RADIUS], "radius", RADIUS, &shape->radius) && ok;
+    if (ok) {
+        carom_capsule capsule = {shape->center1, shape->center2, shape->radius};
+        carom_polygon polygon;
+        if (carom_make_capsule_polygon(&capsule, &polygon) != CAROM_OK) {
+            report_error(ld, "%s", carom_last_error());
+            return false;
+        }
+        *mass = carom_compute_polygon_mass(&polygon, shape->density).mass;
+    }
+    return ok;
+}
+
 static bool read_box(loader* ld, const cJSON** fields, scene_shape* shape, double* mass) {
     bool ok = require(ld, fields[SHAPE_HALF_EXTENTS], "half_extents",
                       "a box needs half_extents [hx, hy] (m, both > 0)");
@@ -145,10 +195,11 @@ static bool read_box(loader* ld, const cJSON** fields, scene_shape* shape, doubl
          ok;
     ok = member_vec2(ld, fields[SHAPE_CENTER], "center", ANY, &shape->center) && ok;
     ok = member_number(ld, fields[SHAPE_ANGLE], "angle", ANY, &shape->angle) && ok;
+    ok = read_rounding(ld, fields, shape) && ok;
     if (ok) {
         carom_polygon polygon;
-        if (carom_make_box(shape->half_extents.x, shape->half_extents.y, shape->center,
-                           shape->angle, &polygon) != CAROM_OK) {
+        if (carom_make_rounded_box(shape->half_extents.x, shape->half_extents.y, shape->center,
+                                   shape->angle, shape->radius, &polygon) != CAROM_OK) {
             report_error(ld, "%s", carom_last_error());
             return false;
         }
@@ -162,6 +213,9 @@ static bool read_box(loader* ld, const cJSON** fields, scene_shape* shape, doubl
 static bool read_polygon(loader* ld, const cJSON** fields, scene_shape* shape, double* mass) {
     if (!require(ld, fields[SHAPE_VERTICES], "vertices",
                  "a polygon needs vertices, 3 to 8 points [x, y] of a convex polygon")) {
+        return false;
+    }
+    if (!read_rounding(ld, fields, shape)) {
         return false;
     }
     size_t mark = path_push_key(ld, "vertices");
@@ -180,7 +234,8 @@ static bool read_polygon(loader* ld, const cJSON** fields, scene_shape* shape, d
     } else if (ok) {
         carom_polygon polygon;
         carom_clear_last_error();
-        if (carom_make_polygon(shape->points, count, &polygon) != CAROM_OK) {
+        if (carom_make_rounded_polygon(shape->points, count, shape->radius, &polygon) !=
+            CAROM_OK) {
             report_error(ld, "%s", carom_last_error());
             ok = false;
         } else {
@@ -297,6 +352,9 @@ static bool read_shape(loader* ld, const cJSON* item, scene_shape* shape, double
         break;
     case SCENE_SHAPE_CHAIN:
         geometry_ok = read_chain(ld, fields, shape);
+        break;
+    case SCENE_SHAPE_CAPSULE:
+        geometry_ok = read_capsule(ld, fields, shape, &shape_mass);
         break;
     }
     *mass = shape_mass;

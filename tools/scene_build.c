@@ -38,15 +38,25 @@ static carom_status add_shape(carom_body_id body, const scene_shape* shape) {
         break;
     }
     case SCENE_SHAPE_BOX:
-        id = carom_create_box_shape(body, &def, shape->half_extents.x, shape->half_extents.y,
-                                    shape->center, shape->angle);
+        id = shape->radius > 0.0
+                 ? carom_create_rounded_box_shape(body, &def, shape->half_extents.x,
+                                                  shape->half_extents.y, shape->center,
+                                                  shape->angle, shape->radius)
+                 : carom_create_box_shape(body, &def, shape->half_extents.x,
+                                          shape->half_extents.y, shape->center, shape->angle);
         break;
     case SCENE_SHAPE_POLYGON: {
         carom_polygon polygon;
-        if (carom_make_polygon(shape->points, shape->point_count, &polygon) != CAROM_OK) {
+        if (carom_make_rounded_polygon(shape->points, shape->point_count, shape->radius,
+                                       &polygon) != CAROM_OK) {
             return carom_last_status();
         }
         id = carom_create_polygon_shape(body, &def, &polygon);
+        break;
+    }
+    case SCENE_SHAPE_CAPSULE: {
+        carom_capsule capsule = {shape->center1, shape->center2, shape->radius};
+        id = carom_create_capsule_shape(body, &def, &capsule);
         break;
     }
     case SCENE_SHAPE_SEGMENT: {

@@ -36,8 +36,17 @@ static void write_points(FILE* file, const carom_vec2* points, int count) {
     fputc(']', file);
 }
 
+/* A box's or polygon's "radius", written only when it is rounded, as a scene says it. */
+static void write_rounding(FILE* file, const scene_shape* shape) {
+    if (shape->radius > 0.0) {
+        write_key(file, ", ", "radius");
+        write_number(file, shape->radius);
+    }
+}
+
 static void write_geometry(FILE* file, const scene_shape* shape) {
-    static const char* const type_names[] = {"circle", "box", "polygon", "segment", "chain"};
+    static const char* const type_names[] = {"circle",  "box",   "polygon",
+                                             "segment", "chain", "capsule"};
     fputs("{\"type\": ", file);
     write_json_string(file, type_names[shape->type]);
     switch (shape->type) {
@@ -54,10 +63,20 @@ static void write_geometry(FILE* file, const scene_shape* shape) {
         write_vec2(file, shape->center);
         write_key(file, ", ", "angle");
         write_number(file, shape->angle);
+        write_rounding(file, shape);
         break;
     case SCENE_SHAPE_POLYGON:
         write_key(file, ", ", "vertices");
         write_points(file, shape->points, shape->point_count);
+        write_rounding(file, shape);
+        break;
+    case SCENE_SHAPE_CAPSULE:
+        write_key(file, ", ", "center1");
+        write_vec2(file, shape->center1);
+        write_key(file, ", ", "center2");
+        write_vec2(file, shape->center2);
+        write_key(file, ", ", "radius");
+        write_number(file, shape->radius);
         break;
     case SCENE_SHAPE_SEGMENT:
     case SCENE_SHAPE_CHAIN:

@@ -254,11 +254,14 @@ typedef int carom_overlap_callback(carom_shape_id shape, void* context);
 CAROM_API carom_status carom_world_overlap_aabb(carom_world_id world, carom_aabb box,
                                                 carom_filter filter,
                                                 carom_overlap_callback* callback, void* context);
-/* Shapes containing the point (circles and polygons; segments and chains have no inside). */
+/* Shapes containing the point (circles, polygons, rounded polygons and capsules; segments and
+ * chains have no inside). */
 CAROM_API carom_status carom_world_overlap_point(carom_world_id world, carom_vec2 point,
                                                  carom_filter filter,
                                                  carom_overlap_callback* callback, void* context);
-/* Shapes overlapping the given circle or polygon placed at xf. */
+/* Shapes overlapping the given circle or polygon placed at xf. The polygon may be rounded
+ * (polygon.radius), or a capsule: two vertices, its centres, and a radius
+ * (carom_make_capsule_polygon). */
 CAROM_API carom_status carom_world_overlap_shape(carom_world_id world,
                                                  const carom_convex_shape* shape,
                                                  carom_transform xf, carom_filter filter,
@@ -312,7 +315,8 @@ typedef struct carom_debug_draw {
                         void* context);
     void (*draw_segment)(carom_vec2 p1, carom_vec2 p2, uint32_t color, void* context);
     void (*draw_point)(carom_vec2 point, uint32_t color, void* context);
-    int draw_shapes;   /* every shape, colored by body state */
+    int draw_shapes;   /* every shape, colored by body state; a capsule or rounded polygon
+                          as its outline in segments (arcs as chords of at most 15 degrees) */
     int draw_contacts; /* contact points and normals (0.2 m long) */
     int draw_aabbs;    /* shapes' tight bounding boxes */
     void* context;
@@ -514,6 +518,19 @@ CAROM_API carom_shape_id carom_create_box_shape(carom_body_id body, const carom_
 CAROM_API carom_status carom_create_chain(carom_body_id body, const carom_shape_def* def,
                                           const carom_vec2* points, int count, int loop,
                                           carom_shape_id* out_segments);
+/* ---- Capsules and rounded polygons (issue 16) ----
+ * carom_create_polygon_shape takes a rounded polygon too (polygon->radius, see carom_polygon).
+ * A capsule (carom_capsule: centres at least CAROM_POLYGON_WELD_TOLERANCE apart, else refused
+ * with CAROM_ERROR_INVALID_POLYGON: use a circle; radius at least CAROM_MIN_RADIUS) is a shape
+ * of type CAROM_SHAPE_CAPSULE. A rounded box is carom_make_rounded_box's: radius (0, or at least
+ * CAROM_MIN_RADIUS) wider than its half extents on every side, with round corners. */
+CAROM_API carom_shape_id carom_create_capsule_shape(carom_body_id body, const carom_shape_def* def,
+                                                    const carom_capsule* capsule);
+CAROM_API carom_shape_id carom_create_rounded_box_shape(carom_body_id body,
+                                                        const carom_shape_def* def,
+                                                        double half_width, double half_height,
+                                                        carom_vec2 center, double angle,
+                                                        double radius);
 /* Detach and destroy a shape; the body's mass is recomputed. */
 CAROM_API carom_status carom_destroy_shape(carom_shape_id shape);
 CAROM_API int carom_shape_is_valid(carom_shape_id shape);

@@ -30,14 +30,30 @@ typedef struct carom_circle {
 
 /* A convex polygon in the body frame, vertices counter-clockwise, normals[i] the outward unit
  * normal of the edge from vertices[i] to vertices[i + 1]. Make one with carom_make_polygon() or
- * carom_make_box(); a hand-filled struct is re-validated when a shape is created from it.
- * A segment is stored internally as a polygon of two vertices. */
+ * carom_make_box(); a hand-filled struct is re-validated when a shape is created from it (set
+ * radius too: 0 for sharp corners). A segment is stored internally as a polygon of two vertices,
+ * and a capsule as a polygon of two vertices (its two centres) with a radius.
+ *
+ * radius rounds the polygon: the shape is every point within radius of the polygon (its
+ * vertices and edges are then its *core*), so its faces move out by radius and its corners
+ * become arcs. carom_make_polygon and carom_make_box give 0 (sharp); carom_make_rounded_polygon,
+ * carom_make_rounded_box and carom_make_capsule_polygon set it. A shape takes radius 0 or at
+ * least CAROM_MIN_RADIUS (m), finite. */
 typedef struct carom_polygon {
     carom_vec2 vertices[CAROM_MAX_POLYGON_VERTICES];
     carom_vec2 normals[CAROM_MAX_POLYGON_VERTICES];
-    carom_vec2 centroid; /* area centroid (m, body frame) */
+    carom_vec2 centroid; /* area centroid of the core (m, body frame) */
     int count;           /* number of vertices */
+    double radius;       /* rounding radius (m, >= 0; 0: sharp corners) */
 } carom_polygon;
+
+/* A capsule: the points within radius of the segment from center1 to center2 (body frame, m): a
+ * rectangle with two half-disc ends. The centres are at least CAROM_POLYGON_WELD_TOLERANCE apart
+ * (closer, it is a circle: use one), radius at least CAROM_MIN_RADIUS. */
+typedef struct carom_capsule {
+    carom_vec2 center1, center2;
+    double radius;
+} carom_capsule;
 
 /* A line segment between two distinct points in the body frame, meant for static walls. It has
  * no area and so no mass. Both sides collide. */
@@ -94,7 +110,28 @@ CAROM_API carom_status carom_make_polygon(const carom_vec2* points, int count, c
 CAROM_API carom_status carom_make_box(double half_width, double half_height, carom_vec2 center,
                                       double angle, carom_polygon* out);
 
-/* Mass of a circle or polygon of the given density (kg/m², >= 0). Segments have none. */
+/* ---- Capsules and rounded polygons (shape kinds of issue 16) --------------------------------
+ * Both are carom_polygons with a radius, so every function below that takes a polygon (mass,
+ * bounding box, contact tests, ray cast, time of impact) takes them too. */
+
+/* carom_make_polygon's polygon, rounded by radius (m: 0, or finite and at least
+ * CAROM_MIN_RADIUS; otherwise CAROM_ERROR_OUT_OF_RANGE or CAROM_ERROR_NOT_FINITE). */
+CAROM_API carom_status carom_make_rounded_polygon(const carom_vec2* points, int count,
+                                                  double radius, carom_polygon* out);
+/* carom_make_box's box rounded by radius: the shape is radius wider on every side than the
+ * half extents say, with round corners. */
+CAROM_API carom_status carom_make_rounded_box(double half_width, double half_height,
+                                              carom_vec2 center, double angle, double radius,
+                                              carom_polygon* out);
+/* A capsule as the two-vertex polygon the contact tests take (vertices center1, center2).
+ * Refused: centres closer than CAROM_POLYGON_WELD_TOLERANCE (CAROM_ERROR_INVALID_POLYGON: use a
+ * circle), radius below CAROM_MIN_RADIUS (CAROM_ERROR_OUT_OF_RANGE), NaN or infinity. */
+CAROM_API carom_status carom_make_capsule_polygon(const carom_capsule* capsule,
+                                                  carom_polygon* out);
+
+/* Mass of a circle or polygon of the given density (kg/m², >= 0). Segments have none. A rounded
+ * polygon's (a capsule's) mass is exact: the core, a strip of width radius along each edge and a
+ * disc sector at each corner. */
 CAROM_API carom_mass_data carom_compute_circle_mass(const carom_circle* circle, double density);
 CAROM_API carom_mass_data carom_compute_polygon_mass(const carom_polygon* polygon, double density);
 
@@ -164,7 +201,8 @@ typedef struct carom_cast_output {
 
 CAROM_API carom_cast_output carom_ray_cast_circle(const carom_ray_input* ray,
                                                   const carom_circle* circle, carom_transform xf);
-/* A polygon of 3 or more vertices, or a segment as a two-vertex polygon (hit from either side). */
+/* A polygon of 3 or more vertices, or a segment as a two-vertex polygon (hit from either side).
+ * A rounded polygon or capsule is hit where the ray enters its rounded outline. */
 CAROM_API carom_cast_output carom_ray_cast_polygon(const carom_ray_input* ray,
                                                    const carom_polygon* polygon,
                                                    carom_transform xf);

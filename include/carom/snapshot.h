@@ -42,12 +42,13 @@
 extern "C" {
 #endif
 
-/* The newest format version this build writes (4: bodies with fixed rotation, a mass override
- * or disabled; 3: joints); it reads versions 2 to 4. A world is written in the oldest version that
- * holds it entirely: 2 if no joint was ever created in it and its joint settings are the
- * defaults, else 3 unless a body has fixed rotation, a mass override or is disabled, so a world that uses
- * none of the newer features keeps the bytes and checksums earlier builds wrote. */
-#define CAROM_SNAPSHOT_VERSION 4
+/* The newest format version this build writes (5: bodies with fixed rotation, a mass override
+ * or disabled; 4: capsules and rounded polygons; 3: joints); it reads versions 2 to 5. A world is
+ * written in the oldest version that holds it entirely: 2 when no joint was ever created in it
+ * and the joint settings are the defaults, 3 when it has no capsule or rounded polygon and no
+ * body with options, 4 when it has no body with options, so a world that uses none of the newer
+ * features keeps the bytes and checksums earlier builds wrote. */
+#define CAROM_SNAPSHOT_VERSION 5
 
 /* Which parts carom_world_save writes. */
 typedef enum carom_snapshot_parts {

@@ -22,7 +22,8 @@ typedef enum carom_shape_type {
     CAROM_SHAPE_CIRCLE = 0,
     CAROM_SHAPE_POLYGON = 1, /* boxes are polygons */
     CAROM_SHAPE_SEGMENT = 2,
-    CAROM_SHAPE_CHAIN_SEGMENT = 3 /* one segment of a chain (carom_create_chain) */
+    CAROM_SHAPE_CHAIN_SEGMENT = 3, /* one segment of a chain (carom_create_chain) */
+    CAROM_SHAPE_CAPSULE = 4 /* carom_create_capsule_shape; a rounded polygon is a POLYGON */
 } carom_shape_type;
 
 /* The smallest grid cell a world accepts (m). Fat boxes are rounded to 1/32 m, so smaller

@@ -308,7 +308,7 @@ def group_good():
 SHAPE_DEFAULTS = {"density": 1, "friction": 0.6, "restitution": 0, "sensor": False,
                   "category": 1, "group": 0}
 GEOMETRY_DEFAULTS = {"circle": {"center": [0, 0]}, "box": {"center": [0, 0], "angle": 0},
-                     "polygon": {}, "segment": {}, "chain": {"loop": False}}
+                     "polygon": {}, "segment": {}, "chain": {"loop": False}, "capsule": {}}
 BODY_DEFAULTS = {"type": "dynamic", "position": [0, 0], "angle": 0, "linear_velocity": [0, 0],
                  "angular_velocity": 0, "linear_damping": 0, "angular_damping": 0,
                  "bullet": False, "awake": True}
@@ -939,7 +939,7 @@ def engine_refusals(scratch, good, fields):
             r"checksum is [0-9a-f]{16} but its bytes give [0-9a-f]{16}: it was damaged\n")),
         ("engine_version.snap", with_checksum(bytes(other_version)),
          "engine_version.snap: the engine refused the snapshot: snapshot: the scene part is "
-         "format version 99; this build of carom reads versions 2 to 4\n"),
+         "format version 99; this build of carom reads versions 2 to 5\n"),
         ("swapped.snap", with_checksum(swapped), "swapped.snap: corrupt snapshot: its scene has "
          "4 bodies, its engine snapshot 11\n"),
     ]

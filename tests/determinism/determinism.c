@@ -676,6 +676,86 @@ static int script_joints(run* r, int step) {
     return status == CAROM_OK ? 0 : -1;
 }
 
+/* ---- Capsules and rounded shapes: a rain of them onto hills, a fast capsule ---------------- */
+
+static int add_capsule(carom_body_id body, material m, double half_length, double radius) {
+    carom_shape_def def = shape_def(m);
+    carom_capsule capsule = {{-half_length, 0.0}, {half_length, 0.0}, radius};
+    return CAROM_IS_NULL(carom_create_capsule_shape(body, &def, &capsule)) ? -1 : 0;
+}
+
+/* A regular polygon as add_regular_polygon's, rounded by radius. */
+static int add_rounded_polygon(carom_body_id body, material m, int sides, double size,
+                               double radius) {
+    carom_vec2 points[CAROM_MAX_POLYGON_VERTICES];
+    for (int i = 0; i < sides; ++i) {
+        carom_rot q = carom_make_rot(2.0 * CAROM_PI * i / sides);
+        points[i] = carom_v2(size * q.c, size * q.s);
+    }
+    carom_polygon polygon;
+    if (carom_make_rounded_polygon(points, sides, radius, &polygon) != CAROM_OK) {
+        return -1;
+    }
+    carom_shape_def def = shape_def(m);
+    return CAROM_IS_NULL(carom_create_polygon_shape(body, &def, &polygon)) ? -1 : 0;
+}
+
+static int build_capsules(run* r) {
+    r->world = make_world(carom_v2(0.0, -10.0), 4);
+    if (CAROM_IS_NULL(r->world)) {
+        return -1;
+    }
+    r->random = UINT64_C(0x5eed0016);
+    /* hills of a chain between two walls, and a static capsule and rounded box as obstacles */
+    carom_vec2 terrain[14];
+    terrain[0] = carom_v2(-14.0, 12.0);
+    for (int i = 0; i < 12; ++i) {
+        terrain[i + 1] = carom_v2(-14.0 + 28.0 * i / 11, (i % 3 == 1) ? 1.5 : 0.0);
+    }
+    terrain[13] = carom_v2(14.0, 12.0);
+    material ground_material = {1.0, 0.6, 0.0};
+    carom_body_id ground = static_body(r);
+    carom_shape_def ground_def = shape_def(ground_material);
+    carom_capsule bar = {{-4.0, 4.0}, {0.0, 3.0}, 0.3};
+    if (add_chain(ground, ground_material, terrain, 14, 0) < 0 ||
+        CAROM_IS_NULL(carom_create_capsule_shape(ground, &ground_def, &bar)) ||
+        CAROM_IS_NULL(carom_create_rounded_box_shape(ground, &ground_def, 1.5, 0.2,
+                                                     carom_v2(5.0, 4.0), 0.4, 0.1))) {
+        return -1;
+    }
+    /* 120 falling shapes: capsules, rounded boxes, rounded pentagons, and every tenth a circle */
+    material m = {1.0, 0.5, 0.1};
+    carom_shape_def rain_def = shape_def(m);
+    for (int i = 0; i < 120; ++i) {
+        carom_vec2 position = {random_range(r, -12.0, 12.0), random_range(r, 6.0, 30.0)};
+        double angle = random_range(r, -3.0, 3.0);
+        carom_body_id body =
+            moving_body(r, CAROM_BODY_DYNAMIC, position, angle, carom_v2(0.0, 0.0), 0.0, 0);
+        double size = random_range(r, 0.15, 0.4);
+        int kind = i % 10 == 9 ? 3 : i % 3;
+        int status = CAROM_IS_NULL(body)  ? -1
+                     : kind == 0          ? add_capsule(body, m, size, 0.5 * size)
+                     : kind == 1          ? (CAROM_IS_NULL(carom_create_rounded_box_shape(
+                                                 body, &rain_def, size, 0.6 * size,
+                                                 carom_v2(0.0, 0.0), 0.0, 0.3 * size))
+                                                 ? -1
+                                                 : 0)
+                     : kind == 2          ? add_rounded_polygon(body, m, 5, size, 0.2 * size)
+                                          : add_circle(body, m, carom_v2(0.0, 0.0), size);
+        if (status < 0) {
+            return -1;
+        }
+    }
+    /* a capsule shot sideways at 150 m/s, spinning, through the rain */
+    carom_body_id shot = moving_body(r, CAROM_BODY_DYNAMIC, carom_v2(-12.0, 8.0), 0.0,
+                                     carom_v2(150.0, 5.0), 0.0, 1);
+    if (CAROM_IS_NULL(shot) || add_capsule(shot, m, 0.4, 0.15) < 0 ||
+        carom_body_set_angular_velocity(shot, 30.0) != CAROM_OK) {
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- The list ----------------------------------------------------------------------------- */
 
 typedef struct scene {
@@ -689,7 +769,7 @@ static const scene scenes[] = {
     {"arena_1000", build_arena, NULL},         {"stack_10", build_stack, NULL},
     {"billiards", build_billiards, NULL},      {"crash", build_crash, script_crash},
     {"sleep_wake", build_sleep, script_sleep}, {"mixed", build_mixed, script_mixed},
-    {"joints", build_joints, script_joints},
+    {"joints", build_joints, script_joints},   {"capsules", build_capsules, NULL},
 };
 #define SCENE_COUNT ((int)(sizeof scenes / sizeof scenes[0]))
 

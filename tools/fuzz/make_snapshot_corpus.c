@@ -57,6 +57,8 @@ static const save_point points[] = {
     {SNAPSHOT_WORLD_SMALL, 120, FULL | STATE},
     {SNAPSHOT_WORLD_JOINTS, 0, FULL | SCENE},
     {SNAPSHOT_WORLD_JOINTS, 60, FULL | STATE},
+    {SNAPSHOT_WORLD_ROUNDED, 0, FULL | SCENE},
+    {SNAPSHOT_WORLD_ROUNDED, 90, FULL | STATE},
 };
 
 /* What the program does with each input it makes: write it, or check DIR's copy. */

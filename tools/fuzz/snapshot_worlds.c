@@ -304,9 +304,36 @@ static void build_joints(builder* b, snapshot_world* w) {
     w->pushed = cart;
 }
 
+/* Capsules and rounded shapes on a chain: a capsule and a rounded box on a static body, and
+ * falling capsules, rounded boxes and a rounded triangle (format version 4). */
+static void build_rounded(builder* b, snapshot_world* w) {
+    carom_body_id g = ground(b, 6.0);
+    carom_shape_def def = carom_default_shape_def();
+    carom_vec2 hill[3] = {{-6.0, 2.0}, {0.0, 0.0}, {6.0, 2.0}};
+    chain(b, g, &def, hill, 3, 0);
+    carom_capsule bar = {{-2.0, 3.0}, {0.0, 2.5}, 0.2};
+    b->failed |= CAROM_IS_NULL(carom_create_capsule_shape(g, &def, &bar));
+    b->failed |= CAROM_IS_NULL(
+        carom_create_rounded_box_shape(g, &def, 0.8, 0.1, carom_v2(3.0, 2.5), 0.3, 0.05));
+    for (int i = 0; i < 4; ++i) {
+        carom_body_id pill = body(b, CAROM_BODY_DYNAMIC, -3.0 + 2.0 * i, 4.0 + 0.5 * i, 0.4 * i);
+        carom_capsule capsule = {{-0.3, 0.0}, {0.3, 0.1}, 0.15};
+        b->failed |= CAROM_IS_NULL(carom_create_capsule_shape(pill, &def, &capsule));
+        carom_body_id crate = body(b, CAROM_BODY_DYNAMIC, -2.0 + 2.0 * i, 5.5, -0.3 * i);
+        b->failed |= CAROM_IS_NULL(carom_create_rounded_box_shape(
+            crate, &def, 0.3, 0.2, carom_v2(0.0, 0.0), 0.0, 0.04 * (i + 1)));
+    }
+    carom_body_id gem = body(b, CAROM_BODY_DYNAMIC, 0.5, 7.0, 0.2);
+    carom_vec2 triangle[3] = {{-0.3, -0.2}, {0.3, -0.2}, {0.0, 0.3}};
+    carom_polygon rounded;
+    b->failed |= carom_make_rounded_polygon(triangle, 3, 0.05, &rounded) != CAROM_OK ||
+                 CAROM_IS_NULL(carom_create_polygon_shape(gem, &def, &rounded));
+    w->pushed = gem;
+}
+
 const char* snapshot_world_name(snapshot_world_kind kind) {
     static const char* names[SNAPSHOT_WORLD_COUNT] = {"circles", "stack", "shapes", "vehicle",
-                                                      "reused",  "small", "joints"};
+                                                      "reused",  "small", "joints", "rounded"};
     return kind >= 0 && kind < SNAPSHOT_WORLD_COUNT ? names[kind] : "unknown";
 }
 
@@ -340,6 +367,9 @@ int snapshot_world_build(snapshot_world_kind kind, snapshot_world* out) {
         break;
     case SNAPSHOT_WORLD_SHAPES:
         build_shapes(&b, out);
+        break;
+    case SNAPSHOT_WORLD_ROUNDED:
+        build_rounded(&b, out);
         break;
     case SNAPSHOT_WORLD_VEHICLE:
         build_vehicle(&b, out);

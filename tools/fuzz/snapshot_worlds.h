@@ -4,7 +4,7 @@
  * shape type (circle, polygon, box, segment, open and closed chains, one-sided chains), sensors
  * with a surface grip, filters and groups, materials, damping, gravity scale, bullets, bodies
  * that never sleep, a vehicle with its input, id slots reused after a destroy, every kind of
- * joint (format version 3), and, once stepped, contacts, sleeping islands, pending forces and
+ * joint (format version 3), capsules and rounded polygons (format version 4), and, once stepped, contacts, sleeping islands, pending forces and
  * joint impulses. Built through the public API only, the
  * same on every run, so the corpus can be regenerated bit for bit. */
 #ifndef CAROM_FUZZ_SNAPSHOT_WORLDS_H
@@ -23,6 +23,7 @@ typedef enum snapshot_world_kind {
     SNAPSHOT_WORLD_REUSED,   /* bodies and shapes destroyed and created again: bumped slots */
     SNAPSHOT_WORLD_SMALL,    /* a few boxes and circles on a ground: the fuzz target's world */
     SNAPSHOT_WORLD_JOINTS,   /* every kind of joint, a destroyed joint slot, joint settings */
+    SNAPSHOT_WORLD_ROUNDED,  /* capsules, rounded boxes and polygons (format version 4) */
     SNAPSHOT_WORLD_COUNT
 } snapshot_world_kind;
 

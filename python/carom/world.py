@@ -1,0 +1,1071 @@
+"""carom.World and what lives in it: bodies, shapes, joints, vehicles.
+
+Units are SI throughout: metres, kilograms, seconds, radians; forces in N, torques in N·m,
+densities in kg/m² (the world is 2D). +y is up, angles turn counter-clockwise.
+"""
+
+import ctypes
+import json
+import math
+import os
+import struct
+import warnings
+
+import numpy as np
+
+from . import _native
+from ._native import lib
+from .errors import InvalidIdError, SceneError, SnapshotError, check, checked_call, error_for
+
+BODY_TYPES = {"static": 0, "kinematic": 1, "dynamic": 2}
+BODY_TYPE_NAMES = {value: name for name, value in BODY_TYPES.items()}
+SHAPE_TYPE_NAMES = {0: "circle", 1: "polygon", 2: "segment", 3: "chain_segment"}
+JOINT_KINDS = {
+    # kind: (the def's default constructor, the creator, the carom_joint_type code)
+    "revolute": (lib.carom_default_revolute_joint_def, lib.carom_create_revolute_joint, 0),
+    "prismatic": (lib.carom_default_prismatic_joint_def, lib.carom_create_prismatic_joint, 1),
+    "distance": (lib.carom_default_distance_joint_def, lib.carom_create_distance_joint, 2),
+    "weld": (lib.carom_default_weld_joint_def, lib.carom_create_weld_joint, 3),
+    "wheel": (lib.carom_default_wheel_joint_def, lib.carom_create_wheel_joint, 4),
+    "motor": (lib.carom_default_motor_joint_def, lib.carom_create_motor_joint, 5),
+    "mouse": (lib.carom_default_mouse_joint_def, lib.carom_create_mouse_joint, 6),
+}
+JOINT_TYPE_NAMES = {code: kind for kind, (_, _, code) in JOINT_KINDS.items()}
+
+# Fields of the C defs that Python does not set from keywords.
+_HIDDEN_FIELDS = {"internal_cookie", "user_data"}
+
+# The snapshot container of World.save(): the engine's snapshot (include/carom/snapshot.h) with
+# what the engine does not keep: the step dt and the body names of a loaded scene.
+_SNAPSHOT_MAGIC = b"CAROMPY\0"
+_SNAPSHOT_VERSION = 1
+_SNAPSHOT_HEADER = struct.Struct("<8sIId Q")  # magic, version, names length, dt, engine length
+
+# numpy records for events and ray casts. Shapes are named by their key (index1 << 32 |
+# generation: unique among the world's shapes); bodies by
+# their row in the state arrays (World.bodies order), -1 when the body is gone. Shape.key is
+# the same number.
+RAY_HIT_DTYPE = np.dtype([("hit", "?"), ("shape", "<u8"), ("body", "<i4"),
+                          ("point", "<f8", (2,)), ("normal", "<f8", (2,)),
+                          ("fraction", "<f8")])
+CONTACT_DTYPE = np.dtype([("shape_a", "<u8"), ("shape_b", "<u8"), ("body_a", "<i4"),
+                          ("body_b", "<i4")])
+HIT_DTYPE = np.dtype([("shape_a", "<u8"), ("shape_b", "<u8"), ("body_a", "<i4"),
+                      ("body_b", "<i4"), ("point", "<f8", (2,)), ("normal", "<f8", (2,)),
+                      ("approach_speed", "<f8")])
+SENSOR_DTYPE = np.dtype([("sensor", "<u8"), ("visitor", "<u8"), ("sensor_body", "<i4"),
+                         ("visitor_body", "<i4")])
+JOINT_BREAK_DTYPE = np.dtype([("joint", "<u8"), ("type", "U9"), ("force", "<f8", (2,)),
+                              ("torque", "<f8")])
+
+
+def _vec2(value, what):
+    try:
+        x, y = value
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a pair of numbers (x, y), got {value!r}") from None
+    return _native.Vec2(float(x), float(y))
+
+
+def _shape_key(shape_id):
+    return (int(shape_id.index1) << 32) | int(shape_id.generation)
+
+
+def _fill_def(definition, fields, what):
+    """Set the fields of a ctypes def from keyword arguments, with the C names."""
+    names = {name: kind for name, kind in definition._fields_ if name not in _HIDDEN_FIELDS}
+    for name, value in fields.items():
+        if name not in names:
+            valid = ", ".join(sorted(names))
+            raise TypeError(f"{what}: unknown keyword '{name}'; valid keywords: {valid}")
+        kind = names[name]
+        if kind is _native.Vec2:
+            setattr(definition, name, _vec2(value, f"{what} {name}"))
+        elif kind is _native.Filter:
+            setattr(definition, name, _filter(value))
+        elif kind is ctypes.c_int:
+            if isinstance(value, float):
+                raise TypeError(f"{what} {name} must be an integer or a bool, got {value!r}")
+            setattr(definition, name, int(value))
+        else:
+            setattr(definition, name, float(value))
+    return definition
+
+
+def _filter(value):
+    """A carom_filter from None (every shape), a Filter, or a dict of category, mask, group."""
+    result = lib.carom_default_filter()
+    if value is None:
+        return result
+    if isinstance(value, _native.Filter):
+        return value
+    for name in value:
+        if name not in ("category", "mask", "group"):
+            raise TypeError(f"filter: unknown key '{name}': use category, mask, group")
+    result.category = int(value.get("category", result.category))
+    result.mask = int(value.get("mask", result.mask))
+    result.group = int(value.get("group", result.group))
+    return result
+
+
+def _read_scene_text(path_or_dict):
+    """(bytes, file name for messages) of a scene given as a path, a dict, or JSON text."""
+    if isinstance(path_or_dict, dict):
+        return json.dumps(path_or_dict, allow_nan=True).encode(), "<dict>"
+    if isinstance(path_or_dict, (bytes, bytearray)):
+        return bytes(path_or_dict), "<bytes>"
+    path = os.fspath(path_or_dict)
+    try:
+        with open(path, "rb") as file:
+            return file.read(), path
+    except OSError as error:
+        raise SceneError([f"{path}: cannot read the file: {error.strerror}"]) from None
+
+
+class _LoadedScene:
+    """A scene read and checked by the command line's loader (tools/scene.c); frees itself."""
+
+    def __init__(self, path_or_dict):
+        data, name = _read_scene_text(path_or_dict)
+        self.handle = lib.carompy_scene_load(data, len(data), name.encode())
+        report = lib.carompy_scene_report(self.handle).decode("utf-8", "replace")
+        self.lines = [line for line in report.split("\n") if line]
+        if not lib.carompy_scene_ok(self.handle):
+            lines = self.lines
+            self.close()
+            raise SceneError(lines)
+        for line in self.lines:
+            warnings.warn(line, stacklevel=4)
+
+    def close(self):
+        if self.handle:
+            lib.carompy_scene_free(self.handle)
+            self.handle = None
+
+    def __del__(self):
+        self.close()
+
+
+class World:
+    """A carom world: bodies, their shapes and joints, stepped with a fixed dt.
+
+    Create it with keyword arguments, the fields of carom_world_def (include/carom/types.h)::
+
+        world = carom.World(gravity=(0, -10), dt=1/60, substeps=4)
+
+    gravity: m/s², default (0, -10). dt: the step (s) that step() takes, default 1/60.
+    substeps: solver substeps per step, 1..64, default 4. Others, with their defaults:
+    cell_size (m, 0: chosen at the first step), restitution_threshold (1 m/s),
+    contact_hertz (35 Hz), contact_damping_ratio (10), contact_push_max_velocity (3 m/s),
+    contact_slop (0 m), enable_continuous (True), enable_sleep (True),
+    sleep_linear_threshold (0.05 m/s), sleep_angular_threshold (0.035 rad/s),
+    time_to_sleep (0.5 s), speculative_distance (0.02 m), contact_recycle_distance (0.01 m),
+    joint_hertz (60 Hz), joint_damping_ratio (2), max_contacts (1,000,000).
+
+    Or load a scene file of the `carom` command line (docs/cli.md): World.from_scene(path or
+    dict), or world.load_scene(...). Bodies come in the file's order and world.hash() equals
+    `carom run --hash` after the same number of steps.
+
+    State in bulk (positions, angles, rotations, linear_velocities, angular_velocities,
+    state()) are numpy arrays with one row per body in world.bodies order (ascending body id:
+    the order of a scene file and of the hash). They are COPIES, made in one C call: the engine
+    keeps bodies in its own layout, which moves as bodies come and go, so a view into it could
+    dangle. A copy never changes after it was made; read again after stepping.
+
+    At most 128 worlds exist at once in one process (CAROM_MAX_WORLDS); close() or `with`
+    frees one at once, otherwise it is freed when the World object is garbage collected.
+    """
+
+    def __init__(self, *, dt=1.0 / 60.0, **world_def):
+        definition = _fill_def(lib.carom_default_world_def(), world_def, "World")
+        world_id = lib.carom_create_world(ctypes.byref(definition))
+        if world_id.index1 == 0:
+            raise error_for(lib.carom_last_status(), context="World")
+        self._adopt(world_id, dt)
+
+    def _adopt(self, world_id, dt, names=None, joints=None):
+        self._id = world_id
+        self.dt = self._check_dt(dt)
+        self._body_ids = None  # ctypes array of the live bodies, refreshed on change
+        self._names = dict(names or {})  # (index1, generation) -> name
+        self.joints = dict(joints or {})  # name -> Joint, for joints loaded from a scene
+
+    @staticmethod
+    def _check_dt(dt):
+        dt = float(dt)
+        if not math.isfinite(dt) or dt <= 0.0:
+            raise error_for(4 if math.isfinite(dt) else 3,
+                            f"dt is {dt}: the step must be a finite number of seconds > 0")
+        return dt
+
+    # ---- lifetime --------------------------------------------------------------------------
+
+    def close(self):
+        """Destroy the C world now (its bodies, shapes and joints with it). Idempotent."""
+        if getattr(self, "_id", None) is not None and self._id.index1 != 0:
+            lib.carom_destroy_world(self._id)
+            self._id = _native.WorldId()
+            self._body_ids = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def valid(self):
+        """True until close() (or the world was otherwise destroyed)."""
+        return bool(lib.carom_world_is_valid(self._id))
+
+    # ---- scenes ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_scene(cls, path_or_dict):
+        """A new world from a scene: a path to a JSON scene file (docs/cli.md), the scene as a
+        dict, or its JSON text as bytes. Raises SceneError with every problem the loader found
+        (the lines `carom run` prints); warnings (unknown keys) become Python warnings."""
+        world = cls.__new__(cls)
+        world._id = _native.WorldId()
+        world.load_scene(path_or_dict)
+        return world
+
+    def load_scene(self, path_or_dict):
+        """Replace this world with the scene's (see from_scene): its world settings, its dt,
+        its bodies in the file's order, its joints (in world.joints by name). On a refused
+        scene nothing changes."""
+        scene = _LoadedScene(path_or_dict)
+        try:
+            world_id = _native.WorldId()
+            status = lib.carompy_scene_build(scene.handle, ctypes.byref(world_id))
+            check(status, context="building the scene's world")
+            names = {}
+            for i in range(lib.carompy_scene_body_count(scene.handle)):
+                name = lib.carompy_scene_body_name(scene.handle, i)
+                if name is not None:
+                    names[lib.carompy_scene_body_id(scene.handle, i).key()] = name.decode()
+            joints = {}
+            for i in range(lib.carompy_scene_joint_count(scene.handle)):
+                name = lib.carompy_scene_joint_name(scene.handle, i)
+                joint = Joint(self, lib.carompy_scene_joint_id(scene.handle, i))
+                joints[name.decode() if name is not None else f"#{i}"] = joint
+            dt = lib.carompy_scene_dt(scene.handle)
+        finally:
+            scene.close()
+        self.close()
+        self._adopt(world_id, dt, names, joints)
+
+    # ---- stepping and settings -------------------------------------------------------------
+
+    def step(self, n=1):
+        """Advance n steps of self.dt seconds each, in one C call. Raises (with the engine's
+        message and the failing step) if a step is refused; the steps before it stay taken."""
+        n = int(n)
+        if n < 0:
+            raise ValueError(f"step: n is {n}: the number of steps must be >= 0")
+        failed_world, failed_step = ctypes.c_int(), ctypes.c_int()
+        message = ctypes.create_string_buffer(1024)
+        status = lib.carompy_step_worlds(ctypes.byref(self._id), ctypes.byref(ctypes.c_double(
+            self.dt)), 1, n, 1, ctypes.byref(failed_world), ctypes.byref(failed_step), message,
+            len(message))
+        if status != 0:
+            raise error_for(status, message.value.decode("utf-8", "replace"),
+                            context=f"step {failed_step.value + 1} of {n}")
+
+    @property
+    def gravity(self):
+        """Gravity (m/s²) as an (x, y) tuple; settable."""
+        g = checked_call(lib.carom_world_get_gravity, self._id)
+        return (g.x, g.y)
+
+    @gravity.setter
+    def gravity(self, value):
+        check(lib.carom_world_set_gravity(self._id, _vec2(value, "gravity")))
+
+    @property
+    def substeps(self):
+        """Solver substeps per step, 1..64; settable."""
+        return checked_call(lib.carom_world_get_substeps, self._id)
+
+    @substeps.setter
+    def substeps(self, value):
+        check(lib.carom_world_set_substeps(self._id, int(value)))
+
+    @property
+    def counters(self):
+        """A dict of the world's counters: body_count, shape_count, contact_count,
+        touching_count, step_count, awake_body_count, sleeping_island_count."""
+        c = checked_call(lib.carom_world_get_counters, self._id)
+        return {name: getattr(c, name) for name, _ in c._fields_}
+
+    @property
+    def step_count(self):
+        """Steps taken since the world was created (or since the scene's state)."""
+        return self.counters["step_count"]
+
+    @property
+    def time(self):
+        """step_count × dt (s)."""
+        return self.step_count * self.dt
+
+    def hash(self):
+        """The state hash (an int): carom_world_hash, FNV-1a 64 over every body's pose and
+        velocities in id order. For a scene loaded from a file, f"{world.hash():016x}" is what
+        `carom run --hash` prints after the same steps."""
+        value = checked_call(lib.carom_world_hash, self._id)
+        return int(value)
+
+    def hash_hex(self):
+        """hash() as the 16 lowercase hex digits `carom run --hash` prints."""
+        return f"{self.hash():016x}"
+
+    # ---- bodies ----------------------------------------------------------------------------
+
+    def _ids(self):
+        if self._body_ids is None:
+            count = ctypes.c_int()
+            check(lib.carom_world_get_body_ids(self._id, None, 0, ctypes.byref(count)))
+            ids = (_native.BodyId * count.value)()
+            check(lib.carom_world_get_body_ids(self._id, ids, count.value, ctypes.byref(count)))
+            self._body_ids = ids
+            self._rows = {ids[i].key(): i for i in range(len(ids))}
+        return self._body_ids
+
+    def _body_changed(self):
+        self._body_ids = None
+
+    @property
+    def bodies(self):
+        """Every live body, static ones too, in ascending id order: the rows of the state
+        arrays."""
+        return [Body(self, body_id) for body_id in self._ids()]
+
+    def __len__(self):
+        return len(self._ids())
+
+    def body(self, key):
+        """A body by its name (scenes) or its row (an int)."""
+        ids = self._ids()
+        if isinstance(key, str):
+            for body_id in ids:
+                if self._names.get(body_id.key()) == key:
+                    return Body(self, body_id)
+            raise KeyError(f"no body is named {key!r}")
+        return Body(self, ids[key])
+
+    def row_of(self, body):
+        """The row of a Body (or of a carom body id) in the state arrays; -1 if it is gone."""
+        self._ids()
+        body_id = body._id if isinstance(body, Body) else body
+        return self._rows.get(body_id.key(), -1)
+
+    @property
+    def names(self):
+        """Each body's name in row order (None for an unnamed body or one made from Python)."""
+        return [self._names.get(body_id.key()) for body_id in self._ids()]
+
+    def create_body(self, *, type="dynamic", name=None, **body_def):
+        """A new body. type: "static", "kinematic" or "dynamic" (default). Keywords, the
+        fields of carom_body_def: position (m, default (0, 0)), angle (rad, 0),
+        linear_velocity (m/s of the center of mass, (0, 0)), angular_velocity (rad/s, 0),
+        linear_damping and angular_damping (1/s, 0), gravity_scale (1), bullet (False),
+        enable_sleep (True), awake (True). name: a label for world.body(name). Add shapes with
+        body.add_circle / add_box / add_polygon / add_segment / add_chain."""
+        if type not in BODY_TYPES:
+            raise ValueError(f"body type {type!r}: use 'static', 'kinematic' or 'dynamic'")
+        definition = _fill_def(lib.carom_default_body_def(), body_def, "create_body")
+        definition.type = BODY_TYPES[type]
+        body_id = lib.carom_create_body(self._id, ctypes.byref(definition))
+        if body_id.index1 == 0:
+            raise error_for(lib.carom_last_status(), context="create_body")
+        self._body_changed()
+        if name is not None:
+            self._names[body_id.key()] = str(name)
+        return Body(self, body_id)
+
+    # ---- state in bulk ---------------------------------------------------------------------
+
+    def _states(self, position=False, rotation=False, angle=False, linear=False,
+                angular=False, out=None):
+        ids = self._ids()
+        n = len(ids)
+        out = dict(out or {})
+
+        def buffer(flag, key, shape):
+            if not flag:
+                return None, None
+            array = out.get(key)
+            if array is None:
+                array = np.empty(shape, dtype=np.float64)
+            elif array.shape != shape or array.dtype != np.float64 or not \
+                    array.flags.c_contiguous:
+                raise ValueError(f"out['{key}'] must be a C-contiguous float64 array of shape "
+                                 f"{shape}, got {array.dtype} {array.shape}")
+            return array, array.ctypes.data_as(_native.c_double_p)
+
+        arrays = {}
+        pointers = []
+        for flag, key, shape in ((position, "position", (n, 2)), (rotation, "rotation", (n, 2)),
+                                 (angle, "angle", (n,)), (linear, "linear_velocity", (n, 2)),
+                                 (angular, "angular_velocity", (n,))):
+            array, pointer = buffer(flag, key, shape)
+            if array is not None:
+                arrays[key] = array
+            pointers.append(pointer)
+        failed = ctypes.c_int()
+        check(lib.carompy_get_body_states(ids, n, *pointers, ctypes.byref(failed)),
+              context="reading body states")
+        return arrays
+
+    @property
+    def positions(self):
+        """(N, 2) float64 copy: every body's origin (m), world frame."""
+        return self._states(position=True)["position"]
+
+    @property
+    def rotations(self):
+        """(N, 2) float64 copy: every body's rotation as (cos, sin), the engine's own
+        representation, exact."""
+        return self._states(rotation=True)["rotation"]
+
+    @property
+    def angles(self):
+        """(N,) float64 copy: every body's angle (rad, in [-pi, pi])."""
+        return self._states(angle=True)["angle"]
+
+    @property
+    def linear_velocities(self):
+        """(N, 2) float64 copy: every body's center-of-mass velocity (m/s)."""
+        return self._states(linear=True)["linear_velocity"]
+
+    @property
+    def angular_velocities(self):
+        """(N,) float64 copy: every body's angular velocity (rad/s, counter-clockwise)."""
+        return self._states(angular=True)["angular_velocity"]
+
+    def state(self, out=None):
+        """Every body's state in one C call: a dict of float64 arrays position (N, 2, m),
+        rotation (N, 2, cos and sin), angle (N, rad), linear_velocity (N, 2, m/s),
+        angular_velocity (N, rad/s). Copies; give out=, a dict of such arrays from an earlier
+        call, to fill them in place instead of allocating (for a loop that reads every step)."""
+        return self._states(True, True, True, True, True, out=out)
+
+    # ---- snapshots -------------------------------------------------------------------------
+
+    def save(self):
+        """The whole world as bytes: the engine's snapshot (scene and state parts,
+        include/carom/snapshot.h, portable across machines) wrapped with the dt and the body
+        names. World.restore(bytes) continues it bit for bit."""
+        size = ctypes.c_size_t()
+        check(lib.carom_world_save(self._id, 3, None, 0, ctypes.byref(size)), context="save")
+        engine = ctypes.create_string_buffer(size.value)
+        check(lib.carom_world_save(self._id, 3, engine, size.value, ctypes.byref(size)),
+              context="save")
+        names = json.dumps([[key[0], key[1], name] for key, name in self._names.items()]).encode()
+        header = _SNAPSHOT_HEADER.pack(_SNAPSHOT_MAGIC, _SNAPSHOT_VERSION, len(names), self.dt,
+                                       size.value)
+        return header + names + engine.raw[:size.value]
+
+    @staticmethod
+    def _unpack_snapshot(data):
+        data = bytes(data)
+        if len(data) < _SNAPSHOT_HEADER.size or not data.startswith(_SNAPSHOT_MAGIC):
+            raise SnapshotError("not a carom Python snapshot: it does not start with "
+                                "CAROMPY (World.save() writes one)", 13)
+        magic, version, names_length, dt, engine_length = _SNAPSHOT_HEADER.unpack_from(data)
+        if version != _SNAPSHOT_VERSION:
+            raise SnapshotError(f"Python snapshot version {version}; this package reads "
+                                f"version {_SNAPSHOT_VERSION}", 14)
+        start = _SNAPSHOT_HEADER.size
+        if start + names_length + engine_length != len(data):
+            raise SnapshotError(f"truncated or corrupt snapshot: {len(data)} bytes, the header "
+                                f"says {start + names_length + engine_length}", 13)
+        try:
+            names = {(entry[0], entry[1]): entry[2]
+                     for entry in json.loads(data[start:start + names_length])}
+        except (ValueError, TypeError, IndexError):
+            raise SnapshotError("corrupt snapshot: its body names are not readable", 13) \
+                from None
+        return dt, names, data[start + names_length:]
+
+    @classmethod
+    def restore(cls, data):
+        """A new world from World.save() bytes: stepping it gives exactly the bits the saved
+        world gave from that point. Corrupt bytes raise SnapshotError with the engine's
+        message."""
+        dt, names, engine = cls._unpack_snapshot(data)
+        world_id = lib.carom_create_world_from_snapshot(engine, len(engine))
+        if world_id.index1 == 0:
+            raise error_for(lib.carom_last_status(), context="restore")
+        world = cls.__new__(cls)
+        world._id = _native.WorldId()
+        world._adopt(world_id, dt)
+        # Restored bodies keep their index and generation; the world part of their ids is new.
+        world._names = names
+        return world
+
+    def rollback(self, data):
+        """Restore World.save() bytes into this world (rollback): bodies created since are
+        destroyed, destroyed ones come back under their old ids. On error nothing changes."""
+        dt, names, engine = self._unpack_snapshot(data)
+        check(lib.carom_world_restore(self._id, engine, len(engine)), context="rollback")
+        self.dt = dt
+        self._names = names
+        self._body_changed()
+
+    # ---- events ----------------------------------------------------------------------------
+
+    def _body_row_of_shape(self, shape_id):
+        body_id = lib.carom_shape_get_body(shape_id)
+        return self._rows.get(body_id.key(), -1) if body_id.index1 != 0 else -1
+
+    def contact_events(self):
+        """The contact events of the last step, as numpy record arrays in a dict:
+        begin and end (fields shape_a, shape_b: shape keys; body_a, body_b: rows, -1 for a body
+        destroyed since) and hit (also point (m), normal (from A to B), approach_speed (m/s)).
+        Hit events need enable_hit_events=True on a shape."""
+        self._ids()
+        events = checked_call(lib.carom_world_get_contact_events, self._id)
+
+        def pairs(pointer, count, first, second, dtype):
+            array = np.zeros(count, dtype=dtype)
+            for i in range(count):
+                a, b = getattr(pointer[i], first), getattr(pointer[i], second)
+                array[i][0], array[i][1] = _shape_key(a), _shape_key(b)
+                array[i][2], array[i][3] = self._body_row_of_shape(a), self._body_row_of_shape(b)
+            return array
+
+        begin = pairs(events.begin_events, events.begin_count, "shape_a", "shape_b",
+                      CONTACT_DTYPE)
+        end = pairs(events.end_events, events.end_count, "shape_a", "shape_b", CONTACT_DTYPE)
+        hit = pairs(events.hit_events, events.hit_count, "shape_a", "shape_b", HIT_DTYPE)
+        for i in range(events.hit_count):
+            event = events.hit_events[i]
+            hit[i]["point"] = (event.point.x, event.point.y)
+            hit[i]["normal"] = (event.normal.x, event.normal.y)
+            hit[i]["approach_speed"] = event.approach_speed
+        return {"begin": begin, "end": end, "hit": hit}
+
+    def sensor_events(self):
+        """Sensor events of the last step: {"begin": ..., "end": ...} record arrays with fields
+        sensor, visitor (shape keys), sensor_body, visitor_body (rows)."""
+        self._ids()
+        events = checked_call(lib.carom_world_get_sensor_events, self._id)
+        result = {}
+        for kind in ("begin", "end"):
+            pointer = getattr(events, f"{kind}_events")
+            count = getattr(events, f"{kind}_count")
+            array = np.zeros(count, dtype=SENSOR_DTYPE)
+            for i in range(count):
+                event = pointer[i]
+                array[i] = (_shape_key(event.sensor), _shape_key(event.visitor),
+                            self._body_row_of_shape(event.sensor),
+                            self._body_row_of_shape(event.visitor))
+            result[kind] = array
+        return result
+
+    def joint_events(self):
+        """Joints that broke in the last step: a record array with fields joint (its key),
+        type (kind name), force (N, on body B, world frame), torque (N·m)."""
+        events = checked_call(lib.carom_world_get_joint_events, self._id)
+        array = np.zeros(events.break_count, dtype=JOINT_BREAK_DTYPE)
+        for i in range(events.break_count):
+            event = events.break_events[i]
+            array[i] = (_shape_key(event.joint), JOINT_TYPE_NAMES.get(event.type, "?"),
+                        (event.force.x, event.force.y), event.torque)
+        return array
+
+    # ---- ray casts -------------------------------------------------------------------------
+
+    def _ray_records(self, results, count):
+        self._ids()
+        records = np.zeros(count, dtype=RAY_HIT_DTYPE)
+        for i in range(count):
+            r = results[i]
+            if r.hit:
+                records[i] = (True, _shape_key(r.shape), self._body_row_of_shape(r.shape),
+                              (r.point.x, r.point.y), (r.normal.x, r.normal.y), r.fraction)
+            else:
+                records[i]["body"] = -1
+                records[i]["fraction"] = 1.0
+        return records
+
+    def cast_ray(self, origin, translation, *, all=False, filter=None):
+        """Cast a ray from origin (m) along translation (m), world frame. Returns a record
+        array (RAY_HIT_DTYPE: hit, shape key, body row, point (m), normal facing the origin,
+        fraction of the translation): the closest hit (one record, hit False when nothing was
+        hit), or with all=True every hit in order of fraction. filter: a dict of category,
+        mask, group (default: every shape). Sensors are passed through. Queries see the
+        world as of its last step: with the default cell_size 0 the broad phase's grid is
+        only made at the first step, and a world that has not stepped finds nothing."""
+        origin_v, translation_v = _vec2(origin, "origin"), _vec2(translation, "translation")
+        if not all:
+            return self.cast_rays([origin], [translation], filter=filter)
+        capacity = 16
+        while True:
+            results = (_native.RayResult * capacity)()
+            count = ctypes.c_int()
+            check(lib.carompy_cast_ray_all(self._id, origin_v, translation_v, _filter(filter),
+                                           results, capacity, ctypes.byref(count)),
+                  context="cast_ray")
+            if count.value <= capacity:
+                return self._ray_records(results, count.value)
+            capacity = count.value
+
+    def cast_rays(self, origins, translations, *, filter=None):
+        """The closest hit of each of K rays in one C call (a lidar, many agents' sight
+        lines): origins and translations (K, 2) arrays (m). Returns K records (see cast_ray)."""
+        origins = np.ascontiguousarray(origins, dtype=np.float64).reshape(-1, 2)
+        translations = np.ascontiguousarray(translations, dtype=np.float64).reshape(-1, 2)
+        if origins.shape != translations.shape:
+            raise ValueError(f"cast_rays: {len(origins)} origins but {len(translations)} "
+                             "translations")
+        count = len(origins)
+        results = (_native.RayResult * max(count, 1))()
+        failed = ctypes.c_int()
+        check(lib.carompy_cast_rays_closest(
+            self._id, origins.ctypes.data_as(_native.c_double_p),
+            translations.ctypes.data_as(_native.c_double_p), count, _filter(filter), results,
+            ctypes.byref(failed)), context="cast_rays")
+        return self._ray_records(results, count)
+
+    # ---- joints and vehicles ---------------------------------------------------------------
+
+    def create_joint(self, kind, body_a, body_b, **fields):
+        """A joint between body_a and body_b (include/carom/joint.h). kind: "revolute",
+        "prismatic", "distance", "weld", "wheel", "motor" or "mouse" (one body: pass None as
+        body_a). Keywords are the fields of the kind's C def, in world coordinates at creation
+        (m, rad, Hz, N, N·m): e.g. revolute anchor, enable_limit, lower_angle, upper_angle,
+        enable_motor, motor_speed (rad/s), max_motor_torque (N·m), enable_spring, hertz,
+        damping_ratio; distance anchor_a, anchor_b, length (m); every kind collide_connected,
+        break_force (N), break_torque (N·m). An unknown keyword lists the valid ones."""
+        if kind not in JOINT_KINDS:
+            raise ValueError(f"joint kind {kind!r}: use one of {', '.join(JOINT_KINDS)}")
+        default, create, _ = JOINT_KINDS[kind]
+        definition = _fill_def(default(), fields, f"{kind} joint")
+        if kind == "mouse":
+            if body_a is not None:
+                raise ValueError("a mouse joint has one body: create_joint('mouse', None, body)")
+            joint_id = create(body_b._id, ctypes.byref(definition))
+        else:
+            joint_id = create(body_a._id, body_b._id, ctypes.byref(definition))
+        if joint_id.index1 == 0:
+            raise error_for(lib.carom_last_status(), context=f"create_joint({kind!r})")
+        return Joint(self, joint_id)
+
+    def create_vehicle(self, body, **fields):
+        """Make a dynamic body a top-down car (include/carom/vehicle.h, docs/racing.md).
+        Keywords, the fields of carom_vehicle_def: grip (peak tyre friction, 1), gravity (m/s²
+        loading the tyres, 9.81), peak_slip_angle (rad, 0.12), slide_grip_ratio (0.7),
+        max_drive_force (N, 5000), max_power (W, 120000), max_brake_force (N, 20000),
+        handbrake_force (N, 8000), handbrake_grip_factor (0.5), max_steer_angle (rad, 0.6),
+        steer_reduction_speed (m/s, 20), rolling_resistance (0.015), drag_coefficient (kg/m,
+        0.45). The default wheels suit a 4.4 m × 1.8 m car centred on the body's origin."""
+        definition = _fill_def(lib.carom_default_vehicle_def(), fields, "create_vehicle")
+        vehicle_id = lib.carom_create_vehicle(body._id, ctypes.byref(definition))
+        if vehicle_id.index1 == 0:
+            raise error_for(lib.carom_last_status(), context="create_vehicle")
+        return Vehicle(self, vehicle_id)
+
+    def __repr__(self):
+        if not self.valid:
+            return "<carom.World (closed)>"
+        return (f"<carom.World {len(self)} bodies, step {self.step_count}, dt {self.dt:g} s, "
+                f"gravity {self.gravity}>")
+
+
+class Body:
+    """A body of a World. Made by world.create_body() or a scene; compares equal by id.
+    Every getter raises InvalidIdError once the body is destroyed."""
+
+    __slots__ = ("world", "_id")
+
+    def __init__(self, world, body_id):
+        self.world = world
+        self._id = body_id
+
+    def __eq__(self, other):
+        return isinstance(other, Body) and self.key == other.key and self.world is other.world
+
+    def __hash__(self):
+        return hash(self.key)
+
+    @property
+    def key(self):
+        """(index, generation): unique among this world's bodies."""
+        return self._id.key()
+
+    @property
+    def valid(self):
+        return bool(lib.carom_body_is_valid(self._id))
+
+    @property
+    def name(self):
+        return self.world._names.get(self.key)
+
+    @property
+    def row(self):
+        """This body's row in the world's state arrays."""
+        return self.world.row_of(self)
+
+    @property
+    def type(self):
+        """"static", "kinematic" or "dynamic"."""
+        return BODY_TYPE_NAMES[checked_call(lib.carom_body_get_type, self._id)]
+
+    @property
+    def position(self):
+        """World position of the body origin (m), as a tuple."""
+        p = checked_call(lib.carom_body_get_position, self._id)
+        return (p.x, p.y)
+
+    @property
+    def angle(self):
+        """Rotation (rad, in [-pi, pi])."""
+        return checked_call(lib.carom_body_get_angle, self._id)
+
+    @property
+    def rotation(self):
+        """Rotation as (cos, sin), exactly as the engine keeps it."""
+        q = checked_call(lib.carom_body_get_rotation, self._id)
+        return (q.c, q.s)
+
+    @property
+    def world_center(self):
+        """Center of mass, world frame (m)."""
+        c = checked_call(lib.carom_body_get_world_center, self._id)
+        return (c.x, c.y)
+
+    @property
+    def linear_velocity(self):
+        """Velocity of the center of mass (m/s); settable (not on a static body)."""
+        v = checked_call(lib.carom_body_get_linear_velocity, self._id)
+        return (v.x, v.y)
+
+    @linear_velocity.setter
+    def linear_velocity(self, value):
+        check(lib.carom_body_set_linear_velocity(self._id, _vec2(value, "linear_velocity")))
+
+    @property
+    def angular_velocity(self):
+        """Angular velocity (rad/s, counter-clockwise); settable."""
+        return checked_call(lib.carom_body_get_angular_velocity, self._id)
+
+    @angular_velocity.setter
+    def angular_velocity(self, value):
+        check(lib.carom_body_set_angular_velocity(self._id, float(value)))
+
+    @property
+    def mass(self):
+        """kg (0 for static and kinematic bodies)."""
+        return checked_call(lib.carom_body_get_mass, self._id)
+
+    @property
+    def rotational_inertia(self):
+        """About the center of mass (kg·m²)."""
+        return checked_call(lib.carom_body_get_rotational_inertia, self._id)
+
+    @property
+    def kinetic_energy(self):
+        """Linear plus rotational (J)."""
+        return checked_call(lib.carom_body_get_kinetic_energy, self._id)
+
+    @property
+    def awake(self):
+        return bool(checked_call(lib.carom_body_is_awake, self._id))
+
+    def wake(self):
+        check(lib.carom_body_wake(self._id))
+
+    def set_transform(self, position, angle):
+        """Teleport: the origin to position (m), turned by angle (rad)."""
+        check(lib.carom_body_set_transform(self._id, _vec2(position, "position"), float(angle)))
+
+    def apply_force(self, force, point=None):
+        """A force (N) for the next step, at a world point (m) or, without one, at the center
+        of mass."""
+        if point is None:
+            check(lib.carom_body_apply_force_to_center(self._id, _vec2(force, "force")))
+        else:
+            check(lib.carom_body_apply_force(self._id, _vec2(force, "force"),
+                                             _vec2(point, "point")))
+
+    def apply_torque(self, torque):
+        """A torque (N·m) for the next step."""
+        check(lib.carom_body_apply_torque(self._id, float(torque)))
+
+    def apply_impulse(self, impulse, point=None):
+        """A linear impulse (N·s) at a world point (m; default the center of mass): changes
+        the velocity at once."""
+        point = self.world_center if point is None else point
+        check(lib.carom_body_apply_linear_impulse(self._id, _vec2(impulse, "impulse"),
+                                                  _vec2(point, "point")))
+
+    def apply_angular_impulse(self, impulse):
+        """An angular impulse (N·m·s)."""
+        check(lib.carom_body_apply_angular_impulse(self._id, float(impulse)))
+
+    def destroy(self):
+        """Destroy the body, its shapes, joints and contacts."""
+        check(lib.carom_destroy_body(self._id))
+        self.world._body_changed()
+
+    # ---- shapes ----------------------------------------------------------------------------
+
+    def _shape_def(self, fields, what):
+        fields = dict(fields)
+        shape_filter = fields.pop("filter", None)
+        sensor = fields.pop("sensor", None)
+        definition = _fill_def(lib.carom_default_shape_def(), fields, what)
+        if shape_filter is not None:
+            definition.filter = _filter(shape_filter)
+        if sensor is not None:
+            definition.is_sensor = int(bool(sensor))
+        return definition
+
+    def _made(self, shape_id, what):
+        if shape_id.index1 == 0:
+            raise error_for(lib.carom_last_status(), context=what)
+        return Shape(self.world, shape_id)
+
+    _SHAPE_KEYWORDS = """Material keywords (carom_shape_def): density (kg/m², default 1),
+        friction (>= 0, 0.6), restitution (0..1, 0), sensor (False), filter (a dict of
+        category, mask, group), enable_hit_events (False), hit_speed_threshold (m/s, 1),
+        surface_grip (sensors: the grip a vehicle's wheels read, 1), one_sided (chains)."""
+
+    def add_circle(self, radius, center=(0.0, 0.0), **material):
+        """A circle of radius (m) centred at center (m, body frame)."""
+        circle = _native.Circle(_vec2(center, "center"), float(radius))
+        definition = self._shape_def(material, "add_circle")
+        return self._made(lib.carom_create_circle_shape(self._id, ctypes.byref(definition),
+                                                        ctypes.byref(circle)), "add_circle")
+
+    def add_box(self, half_extents, center=(0.0, 0.0), angle=0.0, **material):
+        """A box of half extents (hx, hy) (m), centred at center (m, body frame), turned by
+        angle (rad) relative to the body."""
+        hx, hy = half_extents
+        definition = self._shape_def(material, "add_box")
+        return self._made(lib.carom_create_box_shape(self._id, ctypes.byref(definition),
+                                                     float(hx), float(hy),
+                                                     _vec2(center, "center"), float(angle)),
+                          "add_box")
+
+    def add_polygon(self, vertices, **material):
+        """A convex polygon of 3 to 8 vertices (m, body frame, any winding)."""
+        points = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
+        array = (_native.Vec2 * len(points))(*[_native.Vec2(x, y) for x, y in points])
+        polygon = _native.Polygon()
+        check(lib.carom_make_polygon(array, len(points), ctypes.byref(polygon)),
+              context="add_polygon")
+        definition = self._shape_def(material, "add_polygon")
+        return self._made(lib.carom_create_polygon_shape(self._id, ctypes.byref(definition),
+                                                         ctypes.byref(polygon)), "add_polygon")
+
+    def add_segment(self, point1, point2, **material):
+        """A segment between two points (m, body frame): no area, for static walls."""
+        segment = _native.Segment(_vec2(point1, "point1"), _vec2(point2, "point2"))
+        definition = self._shape_def(material, "add_segment")
+        return self._made(lib.carom_create_segment_shape(self._id, ctypes.byref(definition),
+                                                         ctypes.byref(segment)), "add_segment")
+
+    def add_chain(self, points, loop=False, **material):
+        """A chain of segments through points (m, body frame), closed when loop is True.
+        Returns the list of its segment shapes."""
+        points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        array = (_native.Vec2 * len(points))(*[_native.Vec2(x, y) for x, y in points])
+        count = len(points) if loop else max(len(points) - 1, 0)
+        segments = (_native.ShapeId * max(count, 1))()
+        definition = self._shape_def(material, "add_chain")
+        check(lib.carom_create_chain(self._id, ctypes.byref(definition), array, len(points),
+                                     int(bool(loop)), segments), context="add_chain")
+        return [Shape(self.world, segments[i]) for i in range(count)]
+
+    def __repr__(self):
+        if not self.valid:
+            return f"<carom.Body {self.key} (destroyed)>"
+        label = f" {self.name!r}" if self.name else ""
+        return f"<carom.Body{label} {self.type} at {self.position}>"
+
+
+for _method in (Body.add_circle, Body.add_box, Body.add_polygon, Body.add_segment, Body.add_chain):
+    _method.__doc__ += "\n\n        " + Body._SHAPE_KEYWORDS
+
+
+class Shape:
+    """A shape of a body. Getters raise InvalidIdError once it is destroyed."""
+
+    __slots__ = ("world", "_id")
+
+    def __init__(self, world, shape_id):
+        self.world = world
+        self._id = shape_id
+
+    def __eq__(self, other):
+        return isinstance(other, Shape) and self.key == other.key and self.world is other.world
+
+    def __hash__(self):
+        return hash(self.key)
+
+    @property
+    def key(self):
+        """The int events and ray casts name this shape by."""
+        return _shape_key(self._id)
+
+    @property
+    def valid(self):
+        return bool(lib.carom_shape_is_valid(self._id))
+
+    @property
+    def type(self):
+        return SHAPE_TYPE_NAMES[checked_call(lib.carom_shape_get_type, self._id)]
+
+    @property
+    def body(self):
+        return Body(self.world, checked_call(lib.carom_shape_get_body, self._id))
+
+    @property
+    def friction(self):
+        return checked_call(lib.carom_shape_get_friction, self._id)
+
+    @friction.setter
+    def friction(self, value):
+        check(lib.carom_shape_set_friction(self._id, float(value)))
+
+    @property
+    def restitution(self):
+        return checked_call(lib.carom_shape_get_restitution, self._id)
+
+    @restitution.setter
+    def restitution(self, value):
+        check(lib.carom_shape_set_restitution(self._id, float(value)))
+
+    @property
+    def density(self):
+        """kg/m²; setting it recomputes the body's mass."""
+        return checked_call(lib.carom_shape_get_density, self._id)
+
+    @density.setter
+    def density(self, value):
+        check(lib.carom_shape_set_density(self._id, float(value)))
+
+    @property
+    def sensor(self):
+        return bool(checked_call(lib.carom_shape_is_sensor, self._id))
+
+    @property
+    def aabb(self):
+        """((lower x, lower y), (upper x, upper y)) (m) as of the last step."""
+        box = checked_call(lib.carom_shape_get_aabb, self._id)
+        return ((box.lower.x, box.lower.y), (box.upper.x, box.upper.y))
+
+    def destroy(self):
+        check(lib.carom_destroy_shape(self._id))
+
+    def __repr__(self):
+        return f"<carom.Shape {self.key:#x} {self.type if self.valid else '(destroyed)'}>"
+
+
+class Joint:
+    """A joint (include/carom/joint.h). Getters raise InvalidIdError once it is destroyed (by
+    destroy(), with a body, or when it breaks)."""
+
+    __slots__ = ("world", "_id")
+
+    def __init__(self, world, joint_id):
+        self.world = world
+        self._id = joint_id
+
+    @property
+    def valid(self):
+        return bool(lib.carom_joint_is_valid(self._id))
+
+    @property
+    def kind(self):
+        return JOINT_TYPE_NAMES[checked_call(lib.carom_joint_get_type, self._id)]
+
+    @property
+    def bodies(self):
+        """(body A or None for a mouse joint, body B)."""
+        a = checked_call(lib.carom_joint_get_body_a, self._id)
+        b = checked_call(lib.carom_joint_get_body_b, self._id)
+        return (Body(self.world, a) if a.index1 != 0 else None, Body(self.world, b))
+
+    @property
+    def reaction_force(self):
+        """Force on body B in the last awake step (N, world frame)."""
+        f = checked_call(lib.carom_joint_get_reaction_force, self._id)
+        return (f.x, f.y)
+
+    @property
+    def reaction_torque(self):
+        """Torque on body B in the last awake step (N·m)."""
+        return checked_call(lib.carom_joint_get_reaction_torque, self._id)
+
+    @property
+    def angle(self):
+        """Revolute, weld, motor: B's angle relative to A from creation (rad)."""
+        return checked_call(lib.carom_joint_get_angle, self._id)
+
+    @property
+    def translation(self):
+        """Prismatic and wheel: along the axis (m); distance: between the anchors (m)."""
+        return checked_call(lib.carom_joint_get_translation, self._id)
+
+    def set_motor_speed(self, speed):
+        """rad/s (revolute, wheel) or m/s (prismatic)."""
+        check(lib.carom_joint_set_motor_speed(self._id, float(speed)))
+
+    def set_target(self, target):
+        """A mouse joint's target (m, world frame)."""
+        check(lib.carom_mouse_joint_set_target(self._id, _vec2(target, "target")))
+
+    def destroy(self):
+        check(lib.carom_destroy_joint(self._id))
+
+    def __repr__(self):
+        return f"<carom.Joint {self.kind if self.valid else '(destroyed)'}>"
+
+
+class Vehicle:
+    """A top-down car on a dynamic body (world.create_vehicle; docs/racing.md)."""
+
+    __slots__ = ("world", "_id")
+
+    def __init__(self, world, vehicle_id):
+        self.world = world
+        self._id = vehicle_id
+
+    @property
+    def valid(self):
+        return bool(lib.carom_vehicle_is_valid(self._id))
+
+    def set_input(self, throttle=0.0, brake=0.0, steer=0.0, handbrake=False):
+        """The driver's controls until set again: throttle in [-1, 1], brake in [0, 1],
+        steer in [-1, 1] of the current lock (positive turns left), handbrake a bool."""
+        check(lib.carom_vehicle_set_input(self._id, float(throttle), float(brake),
+                                          float(steer), int(bool(handbrake))))
+
+    @property
+    def state(self):
+        """A dict: forward_speed, lateral_speed (m/s), yaw_rate (rad/s), steer_lock,
+        steer_angle (rad), and wheels: a list of dicts (position, direction, slip_angle,
+        surface_grip, longitudinal_force, lateral_force (N), sliding)."""
+        s = _native.VehicleState()
+        check(lib.carom_vehicle_get_state(self._id, ctypes.byref(s)))
+        wheels = []
+        for i in range(s.wheel_count):
+            w = s.wheels[i]
+            wheels.append({"position": (w.position.x, w.position.y),
+                           "direction": (w.direction.x, w.direction.y),
+                           "slip_angle": w.slip_angle, "surface_grip": w.surface_grip,
+                           "longitudinal_force": w.longitudinal_force,
+                           "lateral_force": w.lateral_force, "sliding": bool(w.sliding)})
+        return {"forward_speed": s.forward_speed, "lateral_speed": s.lateral_speed,
+                "yaw_rate": s.yaw_rate, "steer_lock": s.steer_lock,
+                "steer_angle": s.steer_angle, "wheels": wheels}
+
+    def destroy(self):
+        check(lib.carom_destroy_vehicle(self._id))

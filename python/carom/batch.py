@@ -46,7 +46,7 @@ class Batch:
 
     @threads.setter
     def threads(self, value):
-        value = os.cpu_count() or 1 if value is None else int(value)
+        value = (os.cpu_count() or 1) if value is None else int(value)
         if value < 1:
             raise ValueError(f"threads is {value}: at least 1")
         self._threads = value

@@ -125,8 +125,8 @@ def sweep(scene, params, run=None, *, steps=60, client=None, workers=None, csv=N
         params = grid(**params)
     params = [dict(p) for p in params]
     payload = _scene_payload(scene)
-    bar = _Progress(len(params), progress)
     if client == "serial":
+        bar = _Progress(len(params), progress)
         results = []
         for p in params:
             results.append(run_one(payload, run, steps, p))
@@ -136,6 +136,7 @@ def sweep(scene, params, run=None, *, steps=60, client=None, workers=None, csv=N
 
         connected, to_close = _connect(client, workers)
         try:
+            bar = _Progress(len(params), progress)  # from here: not the cluster's start-up
             futures = [connected.submit(run_one, payload, run, steps, p, pure=False)
                        for p in params]
             for _ in as_completed(futures):

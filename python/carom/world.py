@@ -177,6 +177,7 @@ class World:
     """
 
     def __init__(self, *, dt=1.0 / 60.0, **world_def):
+        self._check_dt(dt)
         definition = _fill_def(lib.carom_default_world_def(), world_def, "World")
         world_id = lib.carom_create_world(ctypes.byref(definition))
         if world_id.index1 == 0:

@@ -1,6 +1,7 @@
 """carom.Batch: many worlds in one C call, on threads, with stacked state."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -29,6 +30,7 @@ def test_one_or_two_threads_give_each_world_its_lone_bits():
             alone.append(world.hash())
     for threads in (1, 2, 3):
         with carom.Batch(scenes, threads=threads) as batch:
+            assert batch.threads == threads
             batch.step(100)
             batch.step(20)
             assert list(batch.hashes()) == alone
@@ -36,6 +38,13 @@ def test_one_or_two_threads_give_each_world_its_lone_bits():
             assert state["position"].shape == (6, 4, 2)
             assert state["angular_velocity"].shape == (6, 4)
             np.testing.assert_array_equal(state["position"][2], batch.worlds[2].positions)
+
+
+def test_threads_none_is_one_per_core():
+    with carom.Batch([], threads=None) as batch:
+        assert batch.threads == (os.cpu_count() or 1)
+    with pytest.raises(ValueError, match="at least 1"):
+        carom.Batch([], threads=0)
 
 
 def test_stacked_state_needs_equal_body_counts():

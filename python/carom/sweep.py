@@ -7,6 +7,7 @@ mix of machines carom supports.
 
 import csv as _csv
 import itertools
+import logging
 import os
 import sys
 import time
@@ -86,8 +87,10 @@ def _connect(client, workers):
     if isinstance(client, str):
         connected = Client(client)
         return connected, [connected]
+    # silence_logs: the nanny's warnings about workers slow to exit at close (a busy machine)
+    # say nothing about the sweep.
     cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, dashboard_address=None)
+                           processes=True, dashboard_address=None, silence_logs=logging.ERROR)
     connected = Client(cluster)
     return connected, [connected, cluster]
 

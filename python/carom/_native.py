@@ -401,6 +401,7 @@ _SIGNATURES = [
      POINTER(RayResult), c_int_p),
     ("carompy_cast_ray_all", status, WorldId, Vec2, Vec2, Filter, POINTER(RayResult), c_int,
      c_int_p),
+    ("carompy_shape_bodies", None, POINTER(ShapeId), c_int, POINTER(BodyId)),
     ("carompy_step_worlds", status, POINTER(WorldId), c_double_p, c_int, c_int, c_int, c_int_p,
      c_int_p, c_char_p, c_size_t),
     ("carompy_scene_load", c_void_p, c_char_p, c_size_t, c_char_p),

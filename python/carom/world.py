@@ -71,6 +71,26 @@ def _shape_key(shape_id):
     return (int(shape_id.index1) << 32) | int(shape_id.generation)
 
 
+def _records(pointer, count, struct):
+    """A copy of count C structs at pointer (or a ctypes array) as a numpy structured array
+    whose dtype mirrors the struct (numpy reads the ctypes layout, offsets and padding)."""
+    dtype = np.dtype(struct)
+    if count == 0:
+        return np.zeros(0, dtype=dtype)
+    raw = ctypes.cast(pointer, ctypes.POINTER(ctypes.c_char * (count * dtype.itemsize)))
+    return np.frombuffer(raw.contents, dtype=dtype, count=count).copy()
+
+
+def _keys(ids):
+    """index1 << 32 | generation of a structured array of ids: one int per object."""
+    return (ids["index1"].astype(np.uint64) << np.uint64(32)) | ids["generation"].astype(np.uint64)
+
+
+def _pairs_of(vec2s):
+    """(n, 2) float64 from a structured array of carom_vec2."""
+    return np.stack([vec2s["x"], vec2s["y"]], axis=-1) if len(vec2s) else np.zeros((0, 2))
+
+
 def _fill_def(definition, fields, what):
     """Set the fields of a ctypes def from keyword arguments, with the C names."""
     names = {name: kind for name, kind in definition._fields_ if name not in _HIDDEN_FIELDS}
@@ -519,79 +539,90 @@ class World:
 
     # ---- events ----------------------------------------------------------------------------
 
-    def _body_row_of_shape(self, shape_id):
-        body_id = lib.carom_shape_get_body(shape_id)
-        return self._rows.get(body_id.key(), -1) if body_id.index1 != 0 else -1
+    def _body_rows_of_shapes(self, shape_ids):
+        """The body row of each shape of a structured array of carom_shape_id, -1 for a shape
+        (or body) destroyed since. One C call and a search over the sorted body ids."""
+        shapes = np.ascontiguousarray(shape_ids)
+        count = len(shapes)
+        bodies = np.zeros(count, dtype=np.dtype(_native.BodyId))
+        if count:
+            lib.carompy_shape_bodies(shapes.ctypes.data_as(ctypes.POINTER(_native.ShapeId)),
+                                     count,
+                                     bodies.ctypes.data_as(ctypes.POINTER(_native.BodyId)))
+        world_ids = _records(self._ids(), len(self._ids()), _native.BodyId)
+        if len(world_ids) == 0:
+            return np.full(count, -1, dtype=np.int32)
+        # Rows are in ascending id order, so index1 is sorted.
+        rows = np.minimum(np.searchsorted(world_ids["index1"], bodies["index1"]),
+                          len(world_ids) - 1)
+        found = ((bodies["index1"] != 0) & (world_ids["index1"][rows] == bodies["index1"]) &
+                 (world_ids["generation"][rows] == bodies["generation"]))
+        return np.where(found, rows, -1).astype(np.int32)
+
+    def _shape_pairs(self, events, count, first, second, dtype):
+        """Records of dtype with the shape keys and body rows of fields first and second."""
+        records = np.zeros(count, dtype=dtype)
+        names = dtype.names
+        records[names[0]] = _keys(events[first])
+        records[names[1]] = _keys(events[second])
+        records[names[2]] = self._body_rows_of_shapes(events[first])
+        records[names[3]] = self._body_rows_of_shapes(events[second])
+        return records
 
     def contact_events(self):
         """The contact events of the last step, as numpy record arrays in a dict:
         begin and end (fields shape_a, shape_b: shape keys; body_a, body_b: rows, -1 for a body
         destroyed since) and hit (also point (m), normal (from A to B), approach_speed (m/s)).
-        Hit events need enable_hit_events=True on a shape."""
-        self._ids()
+        Hit events need enable_hit_events=True on a shape. Built without a Python loop."""
         events = checked_call(lib.carom_world_get_contact_events, self._id)
-
-        def pairs(pointer, count, first, second, dtype):
-            array = np.zeros(count, dtype=dtype)
-            for i in range(count):
-                a, b = getattr(pointer[i], first), getattr(pointer[i], second)
-                array[i][0], array[i][1] = _shape_key(a), _shape_key(b)
-                array[i][2], array[i][3] = self._body_row_of_shape(a), self._body_row_of_shape(b)
-            return array
-
-        begin = pairs(events.begin_events, events.begin_count, "shape_a", "shape_b",
-                      CONTACT_DTYPE)
-        end = pairs(events.end_events, events.end_count, "shape_a", "shape_b", CONTACT_DTYPE)
-        hit = pairs(events.hit_events, events.hit_count, "shape_a", "shape_b", HIT_DTYPE)
-        for i in range(events.hit_count):
-            event = events.hit_events[i]
-            hit[i]["point"] = (event.point.x, event.point.y)
-            hit[i]["normal"] = (event.normal.x, event.normal.y)
-            hit[i]["approach_speed"] = event.approach_speed
-        return {"begin": begin, "end": end, "hit": hit}
+        result = {}
+        for kind, struct, dtype in (("begin", _native.ContactBeginEvent, CONTACT_DTYPE),
+                                    ("end", _native.ContactEndEvent, CONTACT_DTYPE),
+                                    ("hit", _native.ContactHitEvent, HIT_DTYPE)):
+            count = getattr(events, f"{kind}_count")
+            raw = _records(getattr(events, f"{kind}_events"), count, struct)
+            result[kind] = self._shape_pairs(raw, count, "shape_a", "shape_b", dtype)
+        hits = _records(events.hit_events, events.hit_count, _native.ContactHitEvent)
+        result["hit"]["point"] = _pairs_of(hits["point"])
+        result["hit"]["normal"] = _pairs_of(hits["normal"])
+        result["hit"]["approach_speed"] = hits["approach_speed"]
+        return result
 
     def sensor_events(self):
         """Sensor events of the last step: {"begin": ..., "end": ...} record arrays with fields
         sensor, visitor (shape keys), sensor_body, visitor_body (rows)."""
-        self._ids()
         events = checked_call(lib.carom_world_get_sensor_events, self._id)
         result = {}
         for kind in ("begin", "end"):
-            pointer = getattr(events, f"{kind}_events")
             count = getattr(events, f"{kind}_count")
-            array = np.zeros(count, dtype=SENSOR_DTYPE)
-            for i in range(count):
-                event = pointer[i]
-                array[i] = (_shape_key(event.sensor), _shape_key(event.visitor),
-                            self._body_row_of_shape(event.sensor),
-                            self._body_row_of_shape(event.visitor))
-            result[kind] = array
+            raw = _records(getattr(events, f"{kind}_events"), count, _native.SensorEvent)
+            result[kind] = self._shape_pairs(raw, count, "sensor", "visitor", SENSOR_DTYPE)
         return result
 
     def joint_events(self):
         """Joints that broke in the last step: a record array with fields joint (its key),
         type (kind name), force (N, on body B, world frame), torque (N·m)."""
         events = checked_call(lib.carom_world_get_joint_events, self._id)
-        array = np.zeros(events.break_count, dtype=JOINT_BREAK_DTYPE)
-        for i in range(events.break_count):
-            event = events.break_events[i]
-            array[i] = (_shape_key(event.joint), JOINT_TYPE_NAMES.get(event.type, "?"),
-                        (event.force.x, event.force.y), event.torque)
-        return array
+        raw = _records(events.break_events, events.break_count, _native.JointBreakEvent)
+        records = np.zeros(events.break_count, dtype=JOINT_BREAK_DTYPE)
+        records["joint"] = _keys(raw["joint"])
+        records["type"] = [JOINT_TYPE_NAMES.get(int(code), "?") for code in raw["type"]]
+        records["force"] = _pairs_of(raw["force"])
+        records["torque"] = raw["torque"]
+        return records
 
     # ---- ray casts -------------------------------------------------------------------------
 
     def _ray_records(self, results, count):
-        self._ids()
+        raw = _records(results, count, _native.RayResult)
         records = np.zeros(count, dtype=RAY_HIT_DTYPE)
-        for i in range(count):
-            r = results[i]
-            if r.hit:
-                records[i] = (True, _shape_key(r.shape), self._body_row_of_shape(r.shape),
-                              (r.point.x, r.point.y), (r.normal.x, r.normal.y), r.fraction)
-            else:
-                records[i]["body"] = -1
-                records[i]["fraction"] = 1.0
+        hit = raw["hit"] != 0
+        records["hit"] = hit
+        records["shape"] = np.where(hit, _keys(raw["shape"]), 0)
+        records["body"] = np.where(hit, self._body_rows_of_shapes(raw["shape"]), -1)
+        records["point"] = _pairs_of(raw["point"])
+        records["normal"] = _pairs_of(raw["normal"])
+        records["fraction"] = np.where(hit, raw["fraction"], 1.0)
         return records
 
     def cast_ray(self, origin, translation, *, all=False, filter=None):

@@ -89,3 +89,11 @@ carom_status carompy_cast_ray_all(carom_world_id world, carom_vec2 origin, carom
     *count = collector.count;
     return status;
 }
+
+void carompy_shape_bodies(const carom_shape_id* shapes, int count, carom_body_id* bodies) {
+    for (int i = 0; i < count; ++i) {
+        /* Checked first so that a destroyed shape (an end event's) records no error. */
+        bodies[i] = carom_shape_is_valid(shapes[i]) ? carom_shape_get_body(shapes[i])
+                                                    : carom_null_body_id;
+    }
+}

@@ -3,8 +3,9 @@
  * exports the whole carom API (the engine is linked into it), so the package needs no other
  * library at run time but cJSON's.
  *
- * - bulk.c: every body's state read into caller-owned arrays in one call, and many ray casts at
- *   once, so that numpy arrays of N bodies cost one call and no Python loop.
+ * - bulk.c: every body's state read into caller-owned arrays in one call, many ray casts at
+ *   once, the bodies of many shapes, so that numpy arrays of N bodies, events or rays cost one
+ *   call and no Python loop.
  * - batch.c: many independent worlds stepped in one call, on several threads.
  * - scene_bridge.c: scene files (docs/cli.md) loaded and built through tools/scene.c, the
  *   loader of the `carom` command line, so a world loaded from Python is the CLI's world bit for
@@ -52,6 +53,11 @@ CAROMPY_API carom_status carompy_cast_ray_all(carom_world_id world, carom_vec2 o
                                               carom_vec2 translation, carom_filter filter,
                                               carom_ray_result* results, int capacity,
                                               int* count);
+
+/* The body of each of count shapes into bodies; the null id for a shape destroyed since (the
+ * shapes of end events may be). Events and ray hits name shapes; Python wants body rows. */
+CAROMPY_API void carompy_shape_bodies(const carom_shape_id* shapes, int count,
+                                      carom_body_id* bodies);
 
 /* ---- batch.c ---- */
 

@@ -282,3 +282,42 @@ def test_a_car_brakes_from_30_m_s_in_the_distance_docs_racing_gives():
     assert chassis.position[0] == pytest.approx(45.03, abs=0.1)
     with pytest.raises(carom.OutOfRangeError, match="brake"):
         car.set_input(brake=2.0)
+
+
+def test_sensor_events_name_the_sensor_and_the_visitor_by_row():
+    world, ground, ball = ground_and_ball(y=4.0)
+    gate = world.create_body(type="static", position=(0, 2.5))
+    gate.add_box((2, 0.25), sensor=True)
+    begins, ends = [], []
+    for _ in range(60):
+        world.step()
+        events = world.sensor_events()
+        begins += list(events["begin"][["sensor_body", "visitor_body"]])
+        ends += list(events["end"][["sensor_body", "visitor_body"]])
+    assert [tuple(e) for e in begins] == [(gate.row, ball.row)]
+    assert [tuple(e) for e in ends] == [(gate.row, ball.row)]
+
+
+def test_an_end_event_of_a_destroyed_body_has_row_minus_one():
+    world, ground, ball = ground_and_ball(y=0.6)
+    world.step(30)
+    assert len(world.contact_events()["end"]) == 0
+    ball.destroy()
+    ends = world.contact_events()["end"]
+    assert len(ends) == 1 and set(ends[0][["body_a", "body_b"]]) == {ground.row, -1}
+
+
+def test_a_ring_of_rays_from_inside_a_box_sees_its_walls():
+    world = carom.World(gravity=(0, 0))
+    walls = world.create_body(type="static")
+    walls.add_chain([(-2, -1), (2, -1), (2, 1), (-2, 1)], loop=True)
+    world.step()
+    angles = np.linspace(0, 2 * np.pi, 360, endpoint=False)
+    directions = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    hits = world.cast_rays(np.zeros((360, 2)), 10.0 * directions)
+    assert hits["hit"].all() and (hits["body"] == 0).all()
+    distances = 10.0 * hits["fraction"]
+    # The distance to the wall of a 4 m x 2 m box from its centre along each direction.
+    expected = np.minimum(2 / np.maximum(np.abs(directions[:, 0]), 1e-300),
+                          1 / np.maximum(np.abs(directions[:, 1]), 1e-300))
+    np.testing.assert_allclose(distances, expected, rtol=1e-12)

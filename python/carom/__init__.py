@@ -25,8 +25,10 @@ from .errors import (CaromError, InvalidIdError, InvalidPolygonError, NoMassErro
                      NotFiniteError, OutOfRangeError, SceneError, SnapshotError,
                      TooManyContactsError, TooManyWorldsError, WorldLockedError)
 from .sweep import grid, sweep, write_csv
+from .bodies import Body, Shape
+from .joints import Joint, Vehicle
 from .world import (CONTACT_DTYPE, HIT_DTYPE, JOINT_BREAK_DTYPE, RAY_HIT_DTYPE, SENSOR_DTYPE,
-                    Body, Joint, Shape, Vehicle, World)
+                    World)
 
 __version__ = _native.lib.carom_version_string().decode()
 

@@ -1,4 +1,5 @@
-"""carom.World and what lives in it: bodies, shapes, joints, vehicles.
+"""carom.World: a world of bodies stepped with a fixed dt; its state, snapshots, events and
+ray casts.
 
 Units are SI throughout: metres, kilograms, seconds, radians; forces in N, torques in N·m,
 densities in kg/m² (the world is 2D). +y is up, angles turn counter-clockwise.
@@ -15,25 +16,10 @@ import numpy as np
 
 from . import _native
 from ._native import lib
-from .errors import InvalidIdError, SceneError, SnapshotError, check, checked_call, error_for
-
-BODY_TYPES = {"static": 0, "kinematic": 1, "dynamic": 2}
-BODY_TYPE_NAMES = {value: name for name, value in BODY_TYPES.items()}
-SHAPE_TYPE_NAMES = {0: "circle", 1: "polygon", 2: "segment", 3: "chain_segment"}
-JOINT_KINDS = {
-    # kind: (the def's default constructor, the creator, the carom_joint_type code)
-    "revolute": (lib.carom_default_revolute_joint_def, lib.carom_create_revolute_joint, 0),
-    "prismatic": (lib.carom_default_prismatic_joint_def, lib.carom_create_prismatic_joint, 1),
-    "distance": (lib.carom_default_distance_joint_def, lib.carom_create_distance_joint, 2),
-    "weld": (lib.carom_default_weld_joint_def, lib.carom_create_weld_joint, 3),
-    "wheel": (lib.carom_default_wheel_joint_def, lib.carom_create_wheel_joint, 4),
-    "motor": (lib.carom_default_motor_joint_def, lib.carom_create_motor_joint, 5),
-    "mouse": (lib.carom_default_mouse_joint_def, lib.carom_create_mouse_joint, 6),
-}
-JOINT_TYPE_NAMES = {code: kind for kind, (_, _, code) in JOINT_KINDS.items()}
-
-# Fields of the C defs that Python does not set from keywords.
-_HIDDEN_FIELDS = {"internal_cookie", "user_data"}
+from .errors import SceneError, SnapshotError, check, checked_call, error_for
+from ._convert import c_records, fill_def, filter_of, id_keys, pairs_of, vec2
+from .bodies import BODY_TYPES, Body
+from .joints import JOINT_KINDS, JOINT_TYPE_NAMES, Joint, Vehicle
 
 # The snapshot container of World.save(): the engine's snapshot (include/carom/snapshot.h) with
 # what the engine does not keep: the step dt and the body names of a loaded scene.
@@ -57,75 +43,6 @@ SENSOR_DTYPE = np.dtype([("sensor", "<u8"), ("visitor", "<u8"), ("sensor_body", 
                          ("visitor_body", "<i4")])
 JOINT_BREAK_DTYPE = np.dtype([("joint", "<u8"), ("type", "U9"), ("force", "<f8", (2,)),
                               ("torque", "<f8")])
-
-
-def _vec2(value, what):
-    try:
-        x, y = value
-    except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a pair of numbers (x, y), got {value!r}") from None
-    return _native.Vec2(float(x), float(y))
-
-
-def _shape_key(shape_id):
-    return (int(shape_id.index1) << 32) | int(shape_id.generation)
-
-
-def _records(pointer, count, struct):
-    """A copy of count C structs at pointer (or a ctypes array) as a numpy structured array
-    whose dtype mirrors the struct (numpy reads the ctypes layout, offsets and padding)."""
-    dtype = np.dtype(struct)
-    if count == 0:
-        return np.zeros(0, dtype=dtype)
-    raw = ctypes.cast(pointer, ctypes.POINTER(ctypes.c_char * (count * dtype.itemsize)))
-    return np.frombuffer(raw.contents, dtype=dtype, count=count).copy()
-
-
-def _keys(ids):
-    """index1 << 32 | generation of a structured array of ids: one int per object."""
-    return (ids["index1"].astype(np.uint64) << np.uint64(32)) | ids["generation"].astype(np.uint64)
-
-
-def _pairs_of(vec2s):
-    """(n, 2) float64 from a structured array of carom_vec2."""
-    return np.stack([vec2s["x"], vec2s["y"]], axis=-1) if len(vec2s) else np.zeros((0, 2))
-
-
-def _fill_def(definition, fields, what):
-    """Set the fields of a ctypes def from keyword arguments, with the C names."""
-    names = {name: kind for name, kind in definition._fields_ if name not in _HIDDEN_FIELDS}
-    for name, value in fields.items():
-        if name not in names:
-            valid = ", ".join(sorted(names))
-            raise TypeError(f"{what}: unknown keyword '{name}'; valid keywords: {valid}")
-        kind = names[name]
-        if kind is _native.Vec2:
-            setattr(definition, name, _vec2(value, f"{what} {name}"))
-        elif kind is _native.Filter:
-            setattr(definition, name, _filter(value))
-        elif kind is ctypes.c_int:
-            if isinstance(value, float):
-                raise TypeError(f"{what} {name} must be an integer or a bool, got {value!r}")
-            setattr(definition, name, int(value))
-        else:
-            setattr(definition, name, float(value))
-    return definition
-
-
-def _filter(value):
-    """A carom_filter from None (every shape), a Filter, or a dict of category, mask, group."""
-    result = lib.carom_default_filter()
-    if value is None:
-        return result
-    if isinstance(value, _native.Filter):
-        return value
-    for name in value:
-        if name not in ("category", "mask", "group"):
-            raise TypeError(f"filter: unknown key '{name}': use category, mask, group")
-    result.category = int(value.get("category", result.category))
-    result.mask = int(value.get("mask", result.mask))
-    result.group = int(value.get("group", result.group))
-    return result
 
 
 def _read_scene_text(path_or_dict):
@@ -198,7 +115,7 @@ class World:
 
     def __init__(self, *, dt=1.0 / 60.0, **world_def):
         self._check_dt(dt)
-        definition = _fill_def(lib.carom_default_world_def(), world_def, "World")
+        definition = fill_def(lib.carom_default_world_def(), world_def, "World")
         world_id = lib.carom_create_world(ctypes.byref(definition))
         if world_id.index1 == 0:
             raise error_for(lib.carom_last_status(), context="World")
@@ -304,7 +221,7 @@ class World:
 
     @gravity.setter
     def gravity(self, value):
-        check(lib.carom_world_set_gravity(self._id, _vec2(value, "gravity")))
+        check(lib.carom_world_set_gravity(self._id, vec2(value, "gravity")))
 
     @property
     def substeps(self):
@@ -397,7 +314,7 @@ class World:
         body.add_circle / add_box / add_polygon / add_segment / add_chain."""
         if type not in BODY_TYPES:
             raise ValueError(f"body type {type!r}: use 'static', 'kinematic' or 'dynamic'")
-        definition = _fill_def(lib.carom_default_body_def(), body_def, "create_body")
+        definition = fill_def(lib.carom_default_body_def(), body_def, "create_body")
         definition.type = BODY_TYPES[type]
         body_id = lib.carom_create_body(self._id, ctypes.byref(definition))
         if body_id.index1 == 0:
@@ -549,7 +466,7 @@ class World:
             lib.carompy_shape_bodies(shapes.ctypes.data_as(ctypes.POINTER(_native.ShapeId)),
                                      count,
                                      bodies.ctypes.data_as(ctypes.POINTER(_native.BodyId)))
-        world_ids = _records(self._ids(), len(self._ids()), _native.BodyId)
+        world_ids = c_records(self._ids(), len(self._ids()), _native.BodyId)
         if len(world_ids) == 0:
             return np.full(count, -1, dtype=np.int32)
         # Rows are in ascending id order, so index1 is sorted.
@@ -563,8 +480,8 @@ class World:
         """Records of dtype with the shape keys and body rows of fields first and second."""
         records = np.zeros(count, dtype=dtype)
         names = dtype.names
-        records[names[0]] = _keys(events[first])
-        records[names[1]] = _keys(events[second])
+        records[names[0]] = id_keys(events[first])
+        records[names[1]] = id_keys(events[second])
         records[names[2]] = self._body_rows_of_shapes(events[first])
         records[names[3]] = self._body_rows_of_shapes(events[second])
         return records
@@ -576,15 +493,15 @@ class World:
         Hit events need enable_hit_events=True on a shape. Built without a Python loop."""
         events = checked_call(lib.carom_world_get_contact_events, self._id)
         result = {}
-        for kind, struct, dtype in (("begin", _native.ContactBeginEvent, CONTACT_DTYPE),
-                                    ("end", _native.ContactEndEvent, CONTACT_DTYPE),
-                                    ("hit", _native.ContactHitEvent, HIT_DTYPE)):
+        for kind, event_struct, dtype in (("begin", _native.ContactBeginEvent, CONTACT_DTYPE),
+                                          ("end", _native.ContactEndEvent, CONTACT_DTYPE),
+                                          ("hit", _native.ContactHitEvent, HIT_DTYPE)):
             count = getattr(events, f"{kind}_count")
-            raw = _records(getattr(events, f"{kind}_events"), count, struct)
+            raw = c_records(getattr(events, f"{kind}_events"), count, event_struct)
             result[kind] = self._shape_pairs(raw, count, "shape_a", "shape_b", dtype)
-        hits = _records(events.hit_events, events.hit_count, _native.ContactHitEvent)
-        result["hit"]["point"] = _pairs_of(hits["point"])
-        result["hit"]["normal"] = _pairs_of(hits["normal"])
+        hits = c_records(events.hit_events, events.hit_count, _native.ContactHitEvent)
+        result["hit"]["point"] = pairs_of(hits["point"])
+        result["hit"]["normal"] = pairs_of(hits["normal"])
         result["hit"]["approach_speed"] = hits["approach_speed"]
         return result
 
@@ -595,7 +512,7 @@ class World:
         result = {}
         for kind in ("begin", "end"):
             count = getattr(events, f"{kind}_count")
-            raw = _records(getattr(events, f"{kind}_events"), count, _native.SensorEvent)
+            raw = c_records(getattr(events, f"{kind}_events"), count, _native.SensorEvent)
             result[kind] = self._shape_pairs(raw, count, "sensor", "visitor", SENSOR_DTYPE)
         return result
 
@@ -603,25 +520,25 @@ class World:
         """Joints that broke in the last step: a record array with fields joint (its key),
         type (kind name), force (N, on body B, world frame), torque (N·m)."""
         events = checked_call(lib.carom_world_get_joint_events, self._id)
-        raw = _records(events.break_events, events.break_count, _native.JointBreakEvent)
+        raw = c_records(events.break_events, events.break_count, _native.JointBreakEvent)
         records = np.zeros(events.break_count, dtype=JOINT_BREAK_DTYPE)
-        records["joint"] = _keys(raw["joint"])
+        records["joint"] = id_keys(raw["joint"])
         records["type"] = [JOINT_TYPE_NAMES.get(int(code), "?") for code in raw["type"]]
-        records["force"] = _pairs_of(raw["force"])
+        records["force"] = pairs_of(raw["force"])
         records["torque"] = raw["torque"]
         return records
 
     # ---- ray casts -------------------------------------------------------------------------
 
     def _ray_records(self, results, count):
-        raw = _records(results, count, _native.RayResult)
+        raw = c_records(results, count, _native.RayResult)
         records = np.zeros(count, dtype=RAY_HIT_DTYPE)
         hit = raw["hit"] != 0
         records["hit"] = hit
-        records["shape"] = np.where(hit, _keys(raw["shape"]), 0)
+        records["shape"] = np.where(hit, id_keys(raw["shape"]), 0)
         records["body"] = np.where(hit, self._body_rows_of_shapes(raw["shape"]), -1)
-        records["point"] = _pairs_of(raw["point"])
-        records["normal"] = _pairs_of(raw["normal"])
+        records["point"] = pairs_of(raw["point"])
+        records["normal"] = pairs_of(raw["normal"])
         records["fraction"] = np.where(hit, raw["fraction"], 1.0)
         return records
 
@@ -633,14 +550,14 @@ class World:
         mask, group (default: every shape). Sensors are passed through. Queries see the
         world as of its last step: with the default cell_size 0 the broad phase's grid is
         only made at the first step, and a world that has not stepped finds nothing."""
-        origin_v, translation_v = _vec2(origin, "origin"), _vec2(translation, "translation")
+        origin_v, translation_v = vec2(origin, "origin"), vec2(translation, "translation")
         if not all:
             return self.cast_rays([origin], [translation], filter=filter)
         capacity = 16
         while True:
             results = (_native.RayResult * capacity)()
             count = ctypes.c_int()
-            check(lib.carompy_cast_ray_all(self._id, origin_v, translation_v, _filter(filter),
+            check(lib.carompy_cast_ray_all(self._id, origin_v, translation_v, filter_of(filter),
                                            results, capacity, ctypes.byref(count)),
                   context="cast_ray")
             if count.value <= capacity:
@@ -660,7 +577,7 @@ class World:
         failed = ctypes.c_int()
         check(lib.carompy_cast_rays_closest(
             self._id, origins.ctypes.data_as(_native.c_double_p),
-            translations.ctypes.data_as(_native.c_double_p), count, _filter(filter), results,
+            translations.ctypes.data_as(_native.c_double_p), count, filter_of(filter), results,
             ctypes.byref(failed)), context="cast_rays")
         return self._ray_records(results, count)
 
@@ -677,7 +594,7 @@ class World:
         if kind not in JOINT_KINDS:
             raise ValueError(f"joint kind {kind!r}: use one of {', '.join(JOINT_KINDS)}")
         default, create, _ = JOINT_KINDS[kind]
-        definition = _fill_def(default(), fields, f"{kind} joint")
+        definition = fill_def(default(), fields, f"{kind} joint")
         if kind == "mouse":
             if body_a is not None:
                 raise ValueError("a mouse joint has one body: create_joint('mouse', None, body)")
@@ -696,7 +613,7 @@ class World:
         handbrake_force (N, 8000), handbrake_grip_factor (0.5), max_steer_angle (rad, 0.6),
         steer_reduction_speed (m/s, 20), rolling_resistance (0.015), drag_coefficient (kg/m,
         0.45). The default wheels suit a 4.4 m × 1.8 m car centred on the body's origin."""
-        definition = _fill_def(lib.carom_default_vehicle_def(), fields, "create_vehicle")
+        definition = fill_def(lib.carom_default_vehicle_def(), fields, "create_vehicle")
         vehicle_id = lib.carom_create_vehicle(body._id, ctypes.byref(definition))
         if vehicle_id.index1 == 0:
             raise error_for(lib.carom_last_status(), context="create_vehicle")
@@ -707,397 +624,3 @@ class World:
             return "<carom.World (closed)>"
         return (f"<carom.World {len(self)} bodies, step {self.step_count}, dt {self.dt:g} s, "
                 f"gravity {self.gravity}>")
-
-
-class Body:
-    """A body of a World. Made by world.create_body() or a scene; compares equal by id.
-    Every getter raises InvalidIdError once the body is destroyed."""
-
-    __slots__ = ("world", "_id")
-
-    def __init__(self, world, body_id):
-        self.world = world
-        self._id = body_id
-
-    def __eq__(self, other):
-        return isinstance(other, Body) and self.key == other.key and self.world is other.world
-
-    def __hash__(self):
-        return hash(self.key)
-
-    @property
-    def key(self):
-        """(index, generation): unique among this world's bodies."""
-        return self._id.key()
-
-    @property
-    def valid(self):
-        return bool(lib.carom_body_is_valid(self._id))
-
-    @property
-    def name(self):
-        return self.world._names.get(self.key)
-
-    @property
-    def row(self):
-        """This body's row in the world's state arrays."""
-        return self.world.row_of(self)
-
-    @property
-    def type(self):
-        """"static", "kinematic" or "dynamic"."""
-        return BODY_TYPE_NAMES[checked_call(lib.carom_body_get_type, self._id)]
-
-    @property
-    def position(self):
-        """World position of the body origin (m), as a tuple."""
-        p = checked_call(lib.carom_body_get_position, self._id)
-        return (p.x, p.y)
-
-    @property
-    def angle(self):
-        """Rotation (rad, in [-pi, pi])."""
-        return checked_call(lib.carom_body_get_angle, self._id)
-
-    @property
-    def rotation(self):
-        """Rotation as (cos, sin), exactly as the engine keeps it."""
-        q = checked_call(lib.carom_body_get_rotation, self._id)
-        return (q.c, q.s)
-
-    @property
-    def world_center(self):
-        """Center of mass, world frame (m)."""
-        c = checked_call(lib.carom_body_get_world_center, self._id)
-        return (c.x, c.y)
-
-    @property
-    def linear_velocity(self):
-        """Velocity of the center of mass (m/s); settable (not on a static body)."""
-        v = checked_call(lib.carom_body_get_linear_velocity, self._id)
-        return (v.x, v.y)
-
-    @linear_velocity.setter
-    def linear_velocity(self, value):
-        check(lib.carom_body_set_linear_velocity(self._id, _vec2(value, "linear_velocity")))
-
-    @property
-    def angular_velocity(self):
-        """Angular velocity (rad/s, counter-clockwise); settable."""
-        return checked_call(lib.carom_body_get_angular_velocity, self._id)
-
-    @angular_velocity.setter
-    def angular_velocity(self, value):
-        check(lib.carom_body_set_angular_velocity(self._id, float(value)))
-
-    @property
-    def mass(self):
-        """kg (0 for static and kinematic bodies)."""
-        return checked_call(lib.carom_body_get_mass, self._id)
-
-    @property
-    def rotational_inertia(self):
-        """About the center of mass (kg·m²)."""
-        return checked_call(lib.carom_body_get_rotational_inertia, self._id)
-
-    @property
-    def kinetic_energy(self):
-        """Linear plus rotational (J)."""
-        return checked_call(lib.carom_body_get_kinetic_energy, self._id)
-
-    @property
-    def awake(self):
-        return bool(checked_call(lib.carom_body_is_awake, self._id))
-
-    def wake(self):
-        check(lib.carom_body_wake(self._id))
-
-    def set_transform(self, position, angle):
-        """Teleport: the origin to position (m), turned by angle (rad)."""
-        check(lib.carom_body_set_transform(self._id, _vec2(position, "position"), float(angle)))
-
-    def apply_force(self, force, point=None):
-        """A force (N) for the next step, at a world point (m) or, without one, at the center
-        of mass."""
-        if point is None:
-            check(lib.carom_body_apply_force_to_center(self._id, _vec2(force, "force")))
-        else:
-            check(lib.carom_body_apply_force(self._id, _vec2(force, "force"),
-                                             _vec2(point, "point")))
-
-    def apply_torque(self, torque):
-        """A torque (N·m) for the next step."""
-        check(lib.carom_body_apply_torque(self._id, float(torque)))
-
-    def apply_impulse(self, impulse, point=None):
-        """A linear impulse (N·s) at a world point (m; default the center of mass): changes
-        the velocity at once."""
-        point = self.world_center if point is None else point
-        check(lib.carom_body_apply_linear_impulse(self._id, _vec2(impulse, "impulse"),
-                                                  _vec2(point, "point")))
-
-    def apply_angular_impulse(self, impulse):
-        """An angular impulse (N·m·s)."""
-        check(lib.carom_body_apply_angular_impulse(self._id, float(impulse)))
-
-    def destroy(self):
-        """Destroy the body, its shapes, joints and contacts."""
-        check(lib.carom_destroy_body(self._id))
-        self.world._body_changed()
-
-    # ---- shapes ----------------------------------------------------------------------------
-
-    def _shape_def(self, fields, what):
-        fields = dict(fields)
-        shape_filter = fields.pop("filter", None)
-        sensor = fields.pop("sensor", None)
-        definition = _fill_def(lib.carom_default_shape_def(), fields, what)
-        if shape_filter is not None:
-            definition.filter = _filter(shape_filter)
-        if sensor is not None:
-            definition.is_sensor = int(bool(sensor))
-        return definition
-
-    def _made(self, shape_id, what):
-        if shape_id.index1 == 0:
-            raise error_for(lib.carom_last_status(), context=what)
-        return Shape(self.world, shape_id)
-
-    _SHAPE_KEYWORDS = """Material keywords (carom_shape_def): density (kg/m², default 1),
-        friction (>= 0, 0.6), restitution (0..1, 0), sensor (False), filter (a dict of
-        category, mask, group), enable_hit_events (False), hit_speed_threshold (m/s, 1),
-        surface_grip (sensors: the grip a vehicle's wheels read, 1), one_sided (chains)."""
-
-    def add_circle(self, radius, center=(0.0, 0.0), **material):
-        """A circle of radius (m) centred at center (m, body frame)."""
-        circle = _native.Circle(_vec2(center, "center"), float(radius))
-        definition = self._shape_def(material, "add_circle")
-        return self._made(lib.carom_create_circle_shape(self._id, ctypes.byref(definition),
-                                                        ctypes.byref(circle)), "add_circle")
-
-    def add_box(self, half_extents, center=(0.0, 0.0), angle=0.0, **material):
-        """A box of half extents (hx, hy) (m), centred at center (m, body frame), turned by
-        angle (rad) relative to the body."""
-        hx, hy = half_extents
-        definition = self._shape_def(material, "add_box")
-        return self._made(lib.carom_create_box_shape(self._id, ctypes.byref(definition),
-                                                     float(hx), float(hy),
-                                                     _vec2(center, "center"), float(angle)),
-                          "add_box")
-
-    def add_polygon(self, vertices, **material):
-        """A convex polygon of 3 to 8 vertices (m, body frame, any winding)."""
-        points = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
-        array = (_native.Vec2 * len(points))(*[_native.Vec2(x, y) for x, y in points])
-        polygon = _native.Polygon()
-        check(lib.carom_make_polygon(array, len(points), ctypes.byref(polygon)),
-              context="add_polygon")
-        definition = self._shape_def(material, "add_polygon")
-        return self._made(lib.carom_create_polygon_shape(self._id, ctypes.byref(definition),
-                                                         ctypes.byref(polygon)), "add_polygon")
-
-    def add_segment(self, point1, point2, **material):
-        """A segment between two points (m, body frame): no area, for static walls."""
-        segment = _native.Segment(_vec2(point1, "point1"), _vec2(point2, "point2"))
-        definition = self._shape_def(material, "add_segment")
-        return self._made(lib.carom_create_segment_shape(self._id, ctypes.byref(definition),
-                                                         ctypes.byref(segment)), "add_segment")
-
-    def add_chain(self, points, loop=False, **material):
-        """A chain of segments through points (m, body frame), closed when loop is True.
-        Returns the list of its segment shapes."""
-        points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-        array = (_native.Vec2 * len(points))(*[_native.Vec2(x, y) for x, y in points])
-        count = len(points) if loop else max(len(points) - 1, 0)
-        segments = (_native.ShapeId * max(count, 1))()
-        definition = self._shape_def(material, "add_chain")
-        check(lib.carom_create_chain(self._id, ctypes.byref(definition), array, len(points),
-                                     int(bool(loop)), segments), context="add_chain")
-        return [Shape(self.world, segments[i]) for i in range(count)]
-
-    def __repr__(self):
-        if not self.valid:
-            return f"<carom.Body {self.key} (destroyed)>"
-        label = f" {self.name!r}" if self.name else ""
-        return f"<carom.Body{label} {self.type} at {self.position}>"
-
-
-for _method in (Body.add_circle, Body.add_box, Body.add_polygon, Body.add_segment, Body.add_chain):
-    _method.__doc__ += "\n\n        " + Body._SHAPE_KEYWORDS
-
-
-class Shape:
-    """A shape of a body. Getters raise InvalidIdError once it is destroyed."""
-
-    __slots__ = ("world", "_id")
-
-    def __init__(self, world, shape_id):
-        self.world = world
-        self._id = shape_id
-
-    def __eq__(self, other):
-        return isinstance(other, Shape) and self.key == other.key and self.world is other.world
-
-    def __hash__(self):
-        return hash(self.key)
-
-    @property
-    def key(self):
-        """The int events and ray casts name this shape by."""
-        return _shape_key(self._id)
-
-    @property
-    def valid(self):
-        return bool(lib.carom_shape_is_valid(self._id))
-
-    @property
-    def type(self):
-        return SHAPE_TYPE_NAMES[checked_call(lib.carom_shape_get_type, self._id)]
-
-    @property
-    def body(self):
-        return Body(self.world, checked_call(lib.carom_shape_get_body, self._id))
-
-    @property
-    def friction(self):
-        return checked_call(lib.carom_shape_get_friction, self._id)
-
-    @friction.setter
-    def friction(self, value):
-        check(lib.carom_shape_set_friction(self._id, float(value)))
-
-    @property
-    def restitution(self):
-        return checked_call(lib.carom_shape_get_restitution, self._id)
-
-    @restitution.setter
-    def restitution(self, value):
-        check(lib.carom_shape_set_restitution(self._id, float(value)))
-
-    @property
-    def density(self):
-        """kg/m²; setting it recomputes the body's mass."""
-        return checked_call(lib.carom_shape_get_density, self._id)
-
-    @density.setter
-    def density(self, value):
-        check(lib.carom_shape_set_density(self._id, float(value)))
-
-    @property
-    def sensor(self):
-        return bool(checked_call(lib.carom_shape_is_sensor, self._id))
-
-    @property
-    def aabb(self):
-        """((lower x, lower y), (upper x, upper y)) (m) as of the last step."""
-        box = checked_call(lib.carom_shape_get_aabb, self._id)
-        return ((box.lower.x, box.lower.y), (box.upper.x, box.upper.y))
-
-    def destroy(self):
-        check(lib.carom_destroy_shape(self._id))
-
-    def __repr__(self):
-        return f"<carom.Shape {self.key:#x} {self.type if self.valid else '(destroyed)'}>"
-
-
-class Joint:
-    """A joint (include/carom/joint.h). Getters raise InvalidIdError once it is destroyed (by
-    destroy(), with a body, or when it breaks)."""
-
-    __slots__ = ("world", "_id")
-
-    def __init__(self, world, joint_id):
-        self.world = world
-        self._id = joint_id
-
-    @property
-    def valid(self):
-        return bool(lib.carom_joint_is_valid(self._id))
-
-    @property
-    def kind(self):
-        return JOINT_TYPE_NAMES[checked_call(lib.carom_joint_get_type, self._id)]
-
-    @property
-    def bodies(self):
-        """(body A or None for a mouse joint, body B)."""
-        a = checked_call(lib.carom_joint_get_body_a, self._id)
-        b = checked_call(lib.carom_joint_get_body_b, self._id)
-        return (Body(self.world, a) if a.index1 != 0 else None, Body(self.world, b))
-
-    @property
-    def reaction_force(self):
-        """Force on body B in the last awake step (N, world frame)."""
-        f = checked_call(lib.carom_joint_get_reaction_force, self._id)
-        return (f.x, f.y)
-
-    @property
-    def reaction_torque(self):
-        """Torque on body B in the last awake step (N·m)."""
-        return checked_call(lib.carom_joint_get_reaction_torque, self._id)
-
-    @property
-    def angle(self):
-        """Revolute, weld, motor: B's angle relative to A from creation (rad)."""
-        return checked_call(lib.carom_joint_get_angle, self._id)
-
-    @property
-    def translation(self):
-        """Prismatic and wheel: along the axis (m); distance: between the anchors (m)."""
-        return checked_call(lib.carom_joint_get_translation, self._id)
-
-    def set_motor_speed(self, speed):
-        """rad/s (revolute, wheel) or m/s (prismatic)."""
-        check(lib.carom_joint_set_motor_speed(self._id, float(speed)))
-
-    def set_target(self, target):
-        """A mouse joint's target (m, world frame)."""
-        check(lib.carom_mouse_joint_set_target(self._id, _vec2(target, "target")))
-
-    def destroy(self):
-        check(lib.carom_destroy_joint(self._id))
-
-    def __repr__(self):
-        return f"<carom.Joint {self.kind if self.valid else '(destroyed)'}>"
-
-
-class Vehicle:
-    """A top-down car on a dynamic body (world.create_vehicle; docs/racing.md)."""
-
-    __slots__ = ("world", "_id")
-
-    def __init__(self, world, vehicle_id):
-        self.world = world
-        self._id = vehicle_id
-
-    @property
-    def valid(self):
-        return bool(lib.carom_vehicle_is_valid(self._id))
-
-    def set_input(self, throttle=0.0, brake=0.0, steer=0.0, handbrake=False):
-        """The driver's controls until set again: throttle in [-1, 1], brake in [0, 1],
-        steer in [-1, 1] of the current lock (positive turns left), handbrake a bool."""
-        check(lib.carom_vehicle_set_input(self._id, float(throttle), float(brake),
-                                          float(steer), int(bool(handbrake))))
-
-    @property
-    def state(self):
-        """A dict: forward_speed, lateral_speed (m/s), yaw_rate (rad/s), steer_lock,
-        steer_angle (rad), and wheels: a list of dicts (position, direction, slip_angle,
-        surface_grip, longitudinal_force, lateral_force (N), sliding)."""
-        s = _native.VehicleState()
-        check(lib.carom_vehicle_get_state(self._id, ctypes.byref(s)))
-        wheels = []
-        for i in range(s.wheel_count):
-            w = s.wheels[i]
-            wheels.append({"position": (w.position.x, w.position.y),
-                           "direction": (w.direction.x, w.direction.y),
-                           "slip_angle": w.slip_angle, "surface_grip": w.surface_grip,
-                           "longitudinal_force": w.longitudinal_force,
-                           "lateral_force": w.lateral_force, "sliding": bool(w.sliding)})
-        return {"forward_speed": s.forward_speed, "lateral_speed": s.lateral_speed,
-                "yaw_rate": s.yaw_rate, "steer_lock": s.steer_lock,
-                "steer_angle": s.steer_angle, "wheels": wheels}
-
-    def destroy(self):
-        check(lib.carom_destroy_vehicle(self._id))

@@ -77,3 +77,51 @@ def filter_of(value):
     result.mask = int(value.get("mask", result.mask))
     result.group = int(value.get("group", result.group))
     return result
+
+
+# include/carom/base.h: larger magnitudes are refused, they would overflow in a step.
+MAX_MAGNITUDE = 1e12
+
+
+def set_body_velocities(ids, count, linear, angular, name_row):
+    """Set the velocities of count bodies (a ctypes array of carom_body_id) from (count, 2)
+    linear and (count,) angular arrays (either None), in one C call. Every value is checked
+    first against the engine's rules (finite, at most MAX_MAGNITUDE, zeros on static bodies),
+    so that a refusal changes nothing; name_row(i) names row i in the message."""
+    from .errors import NotFiniteError, OutOfRangeError, check
+
+    arrays = {}
+    for key, value, shape in (("linear", linear, (count, 2)), ("angular", angular, (count,))):
+        if value is None:
+            arrays[key] = None
+            continue
+        array = np.ascontiguousarray(value, dtype=np.float64)
+        if array.shape != shape:
+            raise ValueError(f"{key} velocities must have shape {shape}, got {array.shape}")
+        bad = ~np.isfinite(array)
+        if bad.any():
+            row = int(np.argwhere(bad)[0][0])
+            raise NotFiniteError(f"{name_row(row)}: {key} velocity {array[row]} is NaN or "
+                                 "infinite: it must be finite", 3)
+        big = np.abs(array) > MAX_MAGNITUDE
+        if big.any():
+            row = int(np.argwhere(big)[0][0])
+            raise OutOfRangeError(f"{name_row(row)}: {key} velocity {array[row]}: magnitudes "
+                                  f"above {MAX_MAGNITUDE:g} are refused", 4)
+        arrays[key] = array
+    types = np.zeros(count, dtype=np.intc)
+    lib.carompy_get_body_types(ids, count, types.ctypes.data_as(_native.c_int_p))
+    moving = np.zeros(count, dtype=bool)
+    for array in arrays.values():
+        if array is not None:
+            moving |= (array != 0).reshape(count, -1).any(axis=1)
+    static_moving = (types == 0) & moving
+    if static_moving.any():
+        row = int(np.argmax(static_moving))
+        raise OutOfRangeError(f"{name_row(row)}: a static body cannot have a velocity: give it "
+                              "zeros (or make it kinematic)", 4)
+    pointers = [None if arrays[key] is None else arrays[key].ctypes.data_as(_native.c_double_p)
+                for key in ("linear", "angular")]
+    failed = ctypes.c_int()
+    check(lib.carompy_set_body_velocities(ids, count, *pointers, ctypes.byref(failed)),
+          context=f"{name_row(failed.value)}" if failed.value >= 0 else None)

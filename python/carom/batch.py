@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _native
 from ._native import lib
+from ._convert import set_body_velocities
 from .errors import error_for
 from .world import World
 
@@ -115,6 +116,24 @@ class Batch:
         if status != 0:
             raise error_for(status, context=f"world {failed.value // max(n, 1)}")
         return arrays
+
+    def set_velocities(self, linear=None, angular=None):
+        """Set every body of every world's velocities in one C call (an action for each
+        world): linear (W, N, 2) m/s and/or angular (W, N) rad/s, as World.set_velocities:
+        zeros on static bodies, every value checked before anything changes."""
+        flat, n = self._body_ids()
+        w = len(self.worlds)
+        flattened = []
+        for name, value, shape in (("linear", linear, (w, n, 2)), ("angular", angular, (w, n))):
+            if value is None:
+                flattened.append(None)
+                continue
+            array = np.asarray(value, dtype=np.float64)
+            if array.shape != shape:
+                raise ValueError(f"{name} velocities must have shape {shape}, got {array.shape}")
+            flattened.append(array.reshape((w * n,) + shape[2:]))
+        set_body_velocities(flat, w * n, *flattened,
+                            lambda row: f"world {row // max(n, 1)}, body row {row % max(n, 1)}")
 
     @property
     def positions(self):

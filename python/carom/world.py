@@ -17,7 +17,8 @@ import numpy as np
 from . import _native
 from ._native import lib
 from .errors import SceneError, SnapshotError, check, checked_call, error_for
-from ._convert import c_records, fill_def, filter_of, id_keys, pairs_of, vec2
+from ._convert import (c_records, fill_def, filter_of, id_keys, pairs_of, set_body_velocities,
+                       vec2)
 from .bodies import BODY_TYPES, Body
 from .joints import JOINT_KINDS, JOINT_TYPE_NAMES, Joint, Vehicle
 
@@ -390,6 +391,15 @@ class World:
         angular_velocity (N, rad/s). Copies; give out=, a dict of such arrays from an earlier
         call, to fill them in place instead of allocating (for a loop that reads every step)."""
         return self._states(True, True, True, True, True, out=out)
+
+    def set_velocities(self, linear=None, angular=None):
+        """Set every body's velocities in one C call: linear (N, 2) m/s of the centers of
+        mass and/or angular (N,) rad/s, rows as world.bodies. Static bodies must be given zeros
+        (they cannot move). Every value is checked before anything changes: NaN or infinity
+        raises NotFiniteError, a magnitude above 1e12 or a velocity on a static body
+        OutOfRangeError, naming the row. Bodies given a velocity are woken."""
+        ids = self._ids()
+        set_body_velocities(ids, len(ids), linear, angular, lambda row: f"body row {row}")
 
     # ---- snapshots -------------------------------------------------------------------------
 

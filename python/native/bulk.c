@@ -97,3 +97,35 @@ void carompy_shape_bodies(const carom_shape_id* shapes, int count, carom_body_id
                                                     : carom_null_body_id;
     }
 }
+
+void carompy_get_body_types(const carom_body_id* ids, int count, int* types) {
+    for (int i = 0; i < count; ++i) {
+        types[i] = carom_body_is_valid(ids[i]) ? (int)carom_body_get_type(ids[i]) : -1;
+    }
+}
+
+carom_status carompy_set_body_velocities(const carom_body_id* ids, int count,
+                                         const double* linear, const double* angular,
+                                         int* failed_index) {
+    *failed_index = -1;
+    for (int i = 0; i < count; ++i) {
+        if (carom_body_get_type(ids[i]) == CAROM_BODY_STATIC &&
+            (linear == NULL || (linear[2 * i] == 0.0 && linear[2 * i + 1] == 0.0)) &&
+            (angular == NULL || angular[i] == 0.0)) {
+            continue; /* a static body cannot move: zeros are what it has */
+        }
+        carom_status status = CAROM_OK;
+        if (linear != NULL) {
+            status = carom_body_set_linear_velocity(
+                ids[i], carom_v2(linear[2 * i], linear[2 * i + 1]));
+        }
+        if (status == CAROM_OK && angular != NULL) {
+            status = carom_body_set_angular_velocity(ids[i], angular[i]);
+        }
+        if (status != CAROM_OK) {
+            *failed_index = i;
+            return status;
+        }
+    }
+    return CAROM_OK;
+}

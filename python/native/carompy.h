@@ -59,6 +59,20 @@ CAROMPY_API carom_status carompy_cast_ray_all(carom_world_id world, carom_vec2 o
 CAROMPY_API void carompy_shape_bodies(const carom_shape_id* shapes, int count,
                                       carom_body_id* bodies);
 
+/* Each body's carom_body_type into types, -1 for an invalid id. */
+CAROMPY_API void carompy_get_body_types(const carom_body_id* ids, int count, int* types);
+
+/* Set the velocities of count bodies: linear 2 doubles a row (m/s, of the center of mass),
+ * angular 1 (rad/s); either may be NULL. A static body given only zeros is skipped (it has
+ * them); anything else goes through carom_body_set_*_velocity, which wakes the body. Stops at
+ * the first refusal with its status and message, *failed_index its row; the rows before it
+ * are set, so check the values first (Python does: finite, within CAROM_MAX_MAGNITUDE, zeros on
+ * static bodies). */
+CAROMPY_API carom_status carompy_set_body_velocities(const carom_body_id* ids, int count,
+                                                     const double* linear,
+                                                     const double* angular,
+                                                     int* failed_index);
+
 /* ---- batch.c ---- */
 
 /* Step each of count worlds `steps` times, world i by dts[i] seconds, on up to `threads`

@@ -65,3 +65,17 @@ def test_a_refused_step_names_its_world_and_the_others_go_on():
         with pytest.raises(carom.NoMassError, match="world 1, step 1 of 10: .*mass"):
             batch.step(10)
         assert good.step_count == 10 and massless.step_count == 0
+
+
+def test_batch_set_velocities_gives_each_world_its_own():
+    with carom.Batch(variations(3)) as batch:
+        linear = np.zeros((3, 4, 2))
+        linear[:, 1:, 0] = np.arange(3)[:, None] + 1.0
+        batch.set_velocities(linear)
+        np.testing.assert_array_equal(batch.linear_velocities, linear)
+        with pytest.raises(carom.NotFiniteError, match="world 2, body row 3"):
+            bad = linear.copy()
+            bad[2, 3, 1] = np.inf
+            batch.set_velocities(bad)
+        with pytest.raises(ValueError, match="shape"):
+            batch.set_velocities(np.zeros((3, 4)))

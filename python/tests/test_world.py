@@ -321,3 +321,24 @@ def test_a_ring_of_rays_from_inside_a_box_sees_its_walls():
     expected = np.minimum(2 / np.maximum(np.abs(directions[:, 0]), 1e-300),
                           1 / np.maximum(np.abs(directions[:, 1]), 1e-300))
     np.testing.assert_allclose(distances, expected, rtol=1e-12)
+
+
+def test_set_velocities_sets_every_body_in_one_call_and_checks_first(ball_drop):
+    world = carom.World.from_scene(ball_drop)
+    velocities = np.array([[0, 0], [1, 2], [-3, 0.5], [0.25, 0]])
+    spins = np.array([0, 1, 2, 3.0])
+    world.set_velocities(velocities, spins)
+    np.testing.assert_array_equal(world.linear_velocities, velocities)
+    np.testing.assert_array_equal(world.angular_velocities, spins)
+    before = world.state()
+    bad = velocities.astype(float)
+    bad[2, 1] = np.nan
+    with pytest.raises(carom.NotFiniteError, match="body row 2"):
+        world.set_velocities(bad)
+    with pytest.raises(carom.OutOfRangeError, match="body row 0: a static body"):
+        world.set_velocities(np.ones((4, 2)))
+    with pytest.raises(ValueError, match="shape"):
+        world.set_velocities(np.ones((3, 2)))
+    after = world.state()
+    for key in before:
+        np.testing.assert_array_equal(after[key], before[key])  # refusals changed nothing

@@ -138,13 +138,20 @@ def sweep(scene, params, run=None, *, steps=60, client=None, workers=None, csv=N
         from distributed import as_completed
 
         connected, to_close = _connect(client, workers)
+        futures = []
         try:
             bar = _Progress(len(params), progress)  # from here: not the cluster's start-up
+            if not callable(payload):
+                # Sent to every worker once, not with each of thousands of tasks.
+                [payload] = connected.scatter([payload], broadcast=True)
             futures = [connected.submit(run_one, payload, run, steps, p, pure=False)
                        for p in params]
             for _ in as_completed(futures):
                 bar.advance()
             results = connected.gather(futures)
+        except BaseException:
+            connected.cancel(futures)  # a failed run: the others are not waited for
+            raise
         finally:
             for resource in to_close:
                 resource.close()

@@ -44,3 +44,14 @@ def test_a_figure_named_like_a_parameter_is_refused():
     with pytest.raises(ValueError, match="'height'"):
         carom.sweep(SCENES / "ball_drop.json", [{"height": 1}],
                     run=lambda world, height: {"height": 2}, client="serial")
+
+
+def test_a_run_that_raises_on_a_worker_raises_here():
+    def fails_high(world, height):
+        if height > 4:
+            raise RuntimeError(f"too high: {height}")
+        return {}
+
+    with pytest.raises(RuntimeError, match="too high: 5"):
+        carom.sweep(SCENES / "ball_drop.json", [{"height": 1.0}, {"height": 5.0}],
+                    run=fails_high, workers=1, progress=False)

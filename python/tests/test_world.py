@@ -342,3 +342,16 @@ def test_set_velocities_sets_every_body_in_one_call_and_checks_first(ball_drop):
     after = world.state()
     for key in before:
         np.testing.assert_array_equal(after[key], before[key])  # refusals changed nothing
+
+
+def test_the_129th_world_is_refused_with_too_many_worlds():
+    worlds = []
+    try:
+        with pytest.raises(carom.TooManyWorldsError, match="128"):
+            for _ in range(129):
+                worlds.append(carom.World())
+        assert len(worlds) <= 128
+    finally:
+        for world in worlds:
+            world.close()
+    carom.World().close()  # closing them made room again

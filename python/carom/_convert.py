@@ -7,9 +7,6 @@ import numpy as np
 from . import _native
 from ._native import lib
 
-# Fields of the C defs that Python does not set from keywords.
-HIDDEN_FIELDS = {"internal_cookie", "user_data"}
-
 def vec2(value, what):
     try:
         x, y = value
@@ -22,14 +19,33 @@ def shape_key(shape_id):
     return (int(shape_id.index1) << 32) | int(shape_id.generation)
 
 
-def c_records(pointer, count, struct):
-    """A copy of count C structs at pointer (or a ctypes array) as a numpy structured array
-    whose dtype mirrors the struct (numpy reads the ctypes layout, offsets and padding)."""
-    dtype = np.dtype(struct)
+# How each kind of field of python/native/layout.c's table is read and written.
+_FIELD_CTYPES = {"d": ctypes.c_double, "i": ctypes.c_int, "v": _native.Vec2,
+                 "f": _native.Filter, "s": _native.ShapeId, "j": _native.JointId}
+_FIELD_DTYPES = {"d": np.dtype(np.float64), "i": np.dtype(np.intc),
+                 "v": np.dtype(_native.Vec2), "f": np.dtype(_native.Filter),
+                 "s": np.dtype(_native.ShapeId), "j": np.dtype(_native.JointId)}
+
+
+def record_dtype(type_name):
+    """A numpy dtype for the C struct of that name, with the fields of layout.c's table at the
+    compiler's offsets and the compiler's size (fields not in the table are padding)."""
+    fields = sorted(_native.FIELDS[type_name].items(), key=lambda item: item[1][0])
+    return np.dtype({"names": [name for name, _ in fields],
+                     "formats": [_FIELD_DTYPES[kind] for _, (_, kind) in fields],
+                     "offsets": [offset for _, (offset, _) in fields],
+                     "itemsize": _native.sizeof(type_name)})
+
+
+def c_records(address, count, dtype):
+    """A copy of count C structs at address (an int, or a ctypes array) as a numpy structured
+    array of dtype."""
     if count == 0:
         return np.zeros(0, dtype=dtype)
-    raw = ctypes.cast(pointer, ctypes.POINTER(ctypes.c_char * (count * dtype.itemsize)))
-    return np.frombuffer(raw.contents, dtype=dtype, count=count).copy()
+    if not isinstance(address, int):
+        address = ctypes.addressof(address)
+    raw = (ctypes.c_char * (count * dtype.itemsize)).from_address(address)
+    return np.frombuffer(raw, dtype=dtype, count=count).copy()
 
 
 def id_keys(ids):
@@ -42,24 +58,30 @@ def pairs_of(vec2s):
     return np.stack([vec2s["x"], vec2s["y"]], axis=-1) if len(vec2s) else np.zeros((0, 2))
 
 
-def fill_def(definition, fields, what):
-    """Set the fields of a ctypes def from keyword arguments, with the C names."""
-    names = {name: kind for name, kind in definition._fields_ if name not in HIDDEN_FIELDS}
+def make_def(type_name, fields, what):
+    """A C def (a ctypes buffer of the compiler's size) holding the engine's default
+    (carom_default_*_def), with the keyword arguments' fields set by their C names."""
+    known = _native.FIELDS[type_name]
+    definition = ctypes.create_string_buffer(_native.sizeof(type_name))
+    lib.carompy_default_def(type_name.encode(), definition)
     for name, value in fields.items():
-        if name not in names:
-            valid = ", ".join(sorted(names))
+        if name not in known:
+            valid = ", ".join(sorted(known))
             raise TypeError(f"{what}: unknown keyword '{name}'; valid keywords: {valid}")
-        kind = names[name]
-        if kind is _native.Vec2:
-            setattr(definition, name, vec2(value, f"{what} {name}"))
-        elif kind is _native.Filter:
-            setattr(definition, name, filter_of(value))
-        elif kind is ctypes.c_int:
+        offset, kind = known[name]
+        field = _FIELD_CTYPES[kind].from_buffer(definition, offset)
+        if kind == "v":
+            given = vec2(value, f"{what} {name}")
+            field.x, field.y = given.x, given.y
+        elif kind == "f":
+            ctypes.memmove(ctypes.addressof(field), ctypes.addressof(filter_of(value)),
+                           ctypes.sizeof(_native.Filter))
+        elif kind == "i":
             if isinstance(value, float):
                 raise TypeError(f"{what} {name} must be an integer or a bool, got {value!r}")
-            setattr(definition, name, int(value))
+            field.value = int(value)
         else:
-            setattr(definition, name, float(value))
+            field.value = float(value)
     return definition
 
 

@@ -1,10 +1,16 @@
-"""The native library and its ctypes mirrors of carom's C structs (include/carom/*.h).
+"""The native library, its functions, and how Python reaches carom's C structs.
 
 The library (libcarom_native.so, python/native/carompy.h) holds the engine and the package's C
 helpers. It is looked up, in order: the path in the environment variable CAROM_NATIVE_LIBRARY,
-then beside this file (where `pip install ./python` puts it). Every struct mirrored here has its
-size compared with the C compiler's at import, so a header that changed without this file
-refuses to load instead of reading the wrong bytes.
+then beside this file (where `pip install ./python` puts it).
+
+Defs (carom_world_def, carom_body_def, ...) and event and ray records are not mirrored here:
+their fields are found by name in FIELDS, with offsets from the C compiler
+(python/native/layout.c), and defs start from the engine's default constructors, so a field
+added to a header needs no change here. The small, stable structs passed by value (vectors,
+ids, filters, counters) are mirrored with ctypes, and each mirror's size is compared with the
+C compiler's at import: a header that changed without this file refuses to load instead of
+reading the wrong bytes.
 """
 
 import ctypes
@@ -80,43 +86,8 @@ class Filter(ctypes.Structure):
     _fields_ = [("category", c_uint64), ("mask", c_uint64), ("group", c_int32)]
 
 
-class WorldDef(ctypes.Structure):
-    _fields_ = [("gravity", Vec2), ("substeps", c_int), ("cell_size", c_double),
-                ("restitution_threshold", c_double), ("contact_hertz", c_double),
-                ("contact_damping_ratio", c_double), ("contact_push_max_velocity", c_double),
-                ("contact_slop", c_double), ("enable_continuous", c_int),
-                ("enable_sleep", c_int), ("sleep_linear_threshold", c_double),
-                ("sleep_angular_threshold", c_double), ("time_to_sleep", c_double),
-                ("speculative_distance", c_double), ("contact_recycle_distance", c_double),
-                ("joint_hertz", c_double), ("joint_damping_ratio", c_double),
-                ("max_contacts", c_int), ("internal_cookie", c_int)]
-
-
-class BodyDef(ctypes.Structure):
-    _fields_ = [("type", c_int), ("position", Vec2), ("angle", c_double),
-                ("linear_velocity", Vec2), ("angular_velocity", c_double),
-                ("linear_damping", c_double), ("angular_damping", c_double),
-                ("gravity_scale", c_double), ("bullet", c_int), ("enable_sleep", c_int),
-                ("awake", c_int), ("user_data", c_void_p), ("internal_cookie", c_int)]
-
-
-class ShapeDef(ctypes.Structure):
-    _fields_ = [("density", c_double), ("friction", c_double), ("restitution", c_double),
-                ("filter", Filter), ("is_sensor", c_int), ("enable_hit_events", c_int),
-                ("hit_speed_threshold", c_double), ("surface_grip", c_double),
-                ("one_sided", c_int), ("user_data", c_void_p), ("internal_cookie", c_int)]
-
-
-MAX_POLYGON_VERTICES = 8
-
-
 class Circle(ctypes.Structure):
     _fields_ = [("center", Vec2), ("radius", c_double)]
-
-
-class Polygon(ctypes.Structure):
-    _fields_ = [("vertices", Vec2 * MAX_POLYGON_VERTICES),
-                ("normals", Vec2 * MAX_POLYGON_VERTICES), ("centroid", Vec2), ("count", c_int)]
 
 
 class Segment(ctypes.Structure):
@@ -129,115 +100,23 @@ class WorldCounters(ctypes.Structure):
                 ("sleeping_island_count", c_int)]
 
 
-class ContactBeginEvent(ctypes.Structure):
-    _fields_ = [("shape_a", ShapeId), ("shape_b", ShapeId)]
-
-
-class ContactEndEvent(ctypes.Structure):
-    _fields_ = [("shape_a", ShapeId), ("shape_b", ShapeId)]
-
-
-class ContactHitEvent(ctypes.Structure):
-    _fields_ = [("shape_a", ShapeId), ("shape_b", ShapeId), ("point", Vec2), ("normal", Vec2),
-                ("approach_speed", c_double)]
-
-
 class ContactEvents(ctypes.Structure):
-    _fields_ = [("begin_events", POINTER(ContactBeginEvent)), ("begin_count", c_int),
-                ("end_events", POINTER(ContactEndEvent)), ("end_count", c_int),
-                ("hit_events", POINTER(ContactHitEvent)), ("hit_count", c_int)]
-
-
-class SensorEvent(ctypes.Structure):
-    _fields_ = [("sensor", ShapeId), ("visitor", ShapeId)]
+    # The arrays' elements are read by field offsets (FIELDS), not through a mirror.
+    _fields_ = [("begin_events", c_void_p), ("begin_count", c_int),
+                ("end_events", c_void_p), ("end_count", c_int),
+                ("hit_events", c_void_p), ("hit_count", c_int)]
 
 
 class SensorEvents(ctypes.Structure):
-    _fields_ = [("begin_events", POINTER(SensorEvent)), ("begin_count", c_int),
-                ("end_events", POINTER(SensorEvent)), ("end_count", c_int)]
-
-
-class RayResult(ctypes.Structure):
-    _fields_ = [("shape", ShapeId), ("point", Vec2), ("normal", Vec2), ("fraction", c_double),
-                ("hit", c_int)]
-
-
-_JOINT_TAIL = [("collide_connected", c_int), ("break_force", c_double),
-               ("break_torque", c_double), ("user_data", c_void_p), ("internal_cookie", c_int)]
-
-
-class RevoluteJointDef(ctypes.Structure):
-    _fields_ = [("anchor", Vec2), ("enable_limit", c_int), ("lower_angle", c_double),
-                ("upper_angle", c_double), ("enable_motor", c_int), ("motor_speed", c_double),
-                ("max_motor_torque", c_double), ("enable_spring", c_int), ("hertz", c_double),
-                ("damping_ratio", c_double)] + _JOINT_TAIL
-
-
-class PrismaticJointDef(ctypes.Structure):
-    _fields_ = [("anchor", Vec2), ("axis", Vec2), ("enable_limit", c_int),
-                ("lower_translation", c_double), ("upper_translation", c_double),
-                ("enable_motor", c_int), ("motor_speed", c_double),
-                ("max_motor_force", c_double), ("enable_spring", c_int), ("hertz", c_double),
-                ("damping_ratio", c_double)] + _JOINT_TAIL
-
-
-class DistanceJointDef(ctypes.Structure):
-    _fields_ = [("anchor_a", Vec2), ("anchor_b", Vec2), ("length", c_double),
-                ("enable_spring", c_int), ("hertz", c_double), ("damping_ratio", c_double),
-                ("enable_limit", c_int), ("min_length", c_double),
-                ("max_length", c_double)] + _JOINT_TAIL
-
-
-class WeldJointDef(ctypes.Structure):
-    _fields_ = [("anchor", Vec2), ("linear_hertz", c_double),
-                ("linear_damping_ratio", c_double), ("angular_hertz", c_double),
-                ("angular_damping_ratio", c_double)] + _JOINT_TAIL
-
-
-class WheelJointDef(ctypes.Structure):
-    _fields_ = [("anchor", Vec2), ("axis", Vec2), ("enable_spring", c_int), ("hertz", c_double),
-                ("damping_ratio", c_double), ("enable_limit", c_int),
-                ("lower_translation", c_double), ("upper_translation", c_double),
-                ("enable_motor", c_int), ("motor_speed", c_double),
-                ("max_motor_torque", c_double)] + _JOINT_TAIL
-
-
-class MotorJointDef(ctypes.Structure):
-    _fields_ = [("linear_offset", Vec2), ("angular_offset", c_double), ("max_force", c_double),
-                ("max_torque", c_double), ("correction_factor", c_double)] + _JOINT_TAIL
-
-
-class MouseJointDef(ctypes.Structure):
-    _fields_ = [("target", Vec2), ("hertz", c_double), ("damping_ratio", c_double),
-                ("max_force", c_double)] + _JOINT_TAIL
-
-
-class JointBreakEvent(ctypes.Structure):
-    _fields_ = [("joint", JointId), ("type", c_int), ("user_data", c_void_p), ("force", Vec2),
-                ("torque", c_double)]
+    _fields_ = [("begin_events", c_void_p), ("begin_count", c_int),
+                ("end_events", c_void_p), ("end_count", c_int)]
 
 
 class JointEvents(ctypes.Structure):
-    _fields_ = [("break_events", POINTER(JointBreakEvent)), ("break_count", c_int)]
+    _fields_ = [("break_events", c_void_p), ("break_count", c_int)]
 
 
 VEHICLE_MAX_WHEELS = 8
-
-
-class WheelDef(ctypes.Structure):
-    _fields_ = [("position", Vec2), ("steered", c_int), ("driven", c_int), ("handbrake", c_int)]
-
-
-class VehicleDef(ctypes.Structure):
-    _fields_ = [("wheel_count", c_int), ("wheels", WheelDef * VEHICLE_MAX_WHEELS),
-                ("gravity", c_double), ("grip", c_double), ("peak_slip_angle", c_double),
-                ("slide_grip_ratio", c_double), ("max_drive_force", c_double),
-                ("max_power", c_double), ("max_brake_force", c_double),
-                ("handbrake_force", c_double), ("handbrake_grip_factor", c_double),
-                ("max_steer_angle", c_double), ("steer_reduction_speed", c_double),
-                ("rolling_resistance", c_double), ("drag_coefficient", c_double),
-                ("surface_filter", Filter), ("user_data", c_void_p),
-                ("internal_cookie", c_int)]
 
 
 class VehicleInput(ctypes.Structure):
@@ -262,19 +141,9 @@ MIRRORS = {
     "carom_vec2": Vec2, "carom_rot": Rot, "carom_transform": Transform, "carom_aabb": AABB,
     "carom_world_id": WorldId, "carom_body_id": BodyId, "carom_shape_id": ShapeId,
     "carom_joint_id": JointId, "carom_vehicle_id": VehicleId, "carom_filter": Filter,
-    "carom_world_def": WorldDef, "carom_body_def": BodyDef, "carom_shape_def": ShapeDef,
-    "carom_circle": Circle, "carom_polygon": Polygon, "carom_segment": Segment,
-    "carom_world_counters": WorldCounters,
-    "carom_contact_begin_event": ContactBeginEvent, "carom_contact_end_event": ContactEndEvent,
-    "carom_contact_hit_event": ContactHitEvent, "carom_contact_events": ContactEvents,
-    "carom_sensor_event": SensorEvent, "carom_sensor_events": SensorEvents,
-    "carom_ray_result": RayResult,
-    "carom_revolute_joint_def": RevoluteJointDef, "carom_prismatic_joint_def": PrismaticJointDef,
-    "carom_distance_joint_def": DistanceJointDef, "carom_weld_joint_def": WeldJointDef,
-    "carom_wheel_joint_def": WheelJointDef, "carom_motor_joint_def": MotorJointDef,
-    "carom_mouse_joint_def": MouseJointDef, "carom_joint_break_event": JointBreakEvent,
-    "carom_joint_events": JointEvents, "carom_wheel_def": WheelDef,
-    "carom_vehicle_def": VehicleDef, "carom_vehicle_input": VehicleInput,
+    "carom_circle": Circle, "carom_segment": Segment, "carom_world_counters": WorldCounters,
+    "carom_contact_events": ContactEvents, "carom_sensor_events": SensorEvents,
+    "carom_joint_events": JointEvents, "carom_vehicle_input": VehicleInput,
     "carom_wheel_state": WheelState, "carom_vehicle_state": VehicleState,
 }
 
@@ -298,11 +167,8 @@ _SIGNATURES = [
     ("carom_last_error", c_char_p),
     ("carom_clear_last_error", None),
     ("carom_version_string", c_char_p),
-    ("carom_default_world_def", WorldDef),
-    ("carom_default_body_def", BodyDef),
-    ("carom_default_shape_def", ShapeDef),
     ("carom_default_filter", Filter),
-    ("carom_create_world", WorldId, POINTER(WorldDef)),
+    ("carom_create_world", WorldId, c_void_p),
     ("carom_destroy_world", status, WorldId),
     ("carom_world_is_valid", c_int, WorldId),
     ("carom_world_step", status, WorldId, c_double),
@@ -319,7 +185,7 @@ _SIGNATURES = [
     ("carom_world_save", status, WorldId, c_int, c_void_p, c_size_t, POINTER(c_size_t)),
     ("carom_world_restore", status, WorldId, c_char_p, c_size_t),
     ("carom_create_world_from_snapshot", WorldId, c_char_p, c_size_t),
-    ("carom_create_body", BodyId, WorldId, POINTER(BodyDef)),
+    ("carom_create_body", BodyId, WorldId, c_void_p),
     ("carom_destroy_body", status, BodyId),
     ("carom_body_is_valid", c_int, BodyId),
     ("carom_body_get_type", c_int, BodyId),
@@ -342,14 +208,14 @@ _SIGNATURES = [
     ("carom_body_apply_torque", status, BodyId, c_double),
     ("carom_body_apply_linear_impulse", status, BodyId, Vec2, Vec2),
     ("carom_body_apply_angular_impulse", status, BodyId, c_double),
-    ("carom_create_circle_shape", ShapeId, BodyId, POINTER(ShapeDef), POINTER(Circle)),
-    ("carom_create_polygon_shape", ShapeId, BodyId, POINTER(ShapeDef), POINTER(Polygon)),
-    ("carom_create_segment_shape", ShapeId, BodyId, POINTER(ShapeDef), POINTER(Segment)),
-    ("carom_create_box_shape", ShapeId, BodyId, POINTER(ShapeDef), c_double, c_double, Vec2,
+    ("carom_create_circle_shape", ShapeId, BodyId, c_void_p, POINTER(Circle)),
+    ("carom_create_polygon_shape", ShapeId, BodyId, c_void_p, c_void_p),
+    ("carom_create_segment_shape", ShapeId, BodyId, c_void_p, POINTER(Segment)),
+    ("carom_create_box_shape", ShapeId, BodyId, c_void_p, c_double, c_double, Vec2,
      c_double),
-    ("carom_create_chain", status, BodyId, POINTER(ShapeDef), POINTER(Vec2), c_int, c_int,
+    ("carom_create_chain", status, BodyId, c_void_p, POINTER(Vec2), c_int, c_int,
      POINTER(ShapeId)),
-    ("carom_make_polygon", status, POINTER(Vec2), c_int, POINTER(Polygon)),
+    ("carom_make_polygon", status, POINTER(Vec2), c_int, c_void_p),
     ("carom_destroy_shape", status, ShapeId),
     ("carom_shape_is_valid", c_int, ShapeId),
     ("carom_shape_get_type", c_int, ShapeId),
@@ -362,20 +228,13 @@ _SIGNATURES = [
     ("carom_shape_set_friction", status, ShapeId, c_double),
     ("carom_shape_set_restitution", status, ShapeId, c_double),
     ("carom_shape_set_density", status, ShapeId, c_double),
-    ("carom_default_revolute_joint_def", RevoluteJointDef),
-    ("carom_default_prismatic_joint_def", PrismaticJointDef),
-    ("carom_default_distance_joint_def", DistanceJointDef),
-    ("carom_default_weld_joint_def", WeldJointDef),
-    ("carom_default_wheel_joint_def", WheelJointDef),
-    ("carom_default_motor_joint_def", MotorJointDef),
-    ("carom_default_mouse_joint_def", MouseJointDef),
-    ("carom_create_revolute_joint", JointId, BodyId, BodyId, POINTER(RevoluteJointDef)),
-    ("carom_create_prismatic_joint", JointId, BodyId, BodyId, POINTER(PrismaticJointDef)),
-    ("carom_create_distance_joint", JointId, BodyId, BodyId, POINTER(DistanceJointDef)),
-    ("carom_create_weld_joint", JointId, BodyId, BodyId, POINTER(WeldJointDef)),
-    ("carom_create_wheel_joint", JointId, BodyId, BodyId, POINTER(WheelJointDef)),
-    ("carom_create_motor_joint", JointId, BodyId, BodyId, POINTER(MotorJointDef)),
-    ("carom_create_mouse_joint", JointId, BodyId, POINTER(MouseJointDef)),
+    ("carom_create_revolute_joint", JointId, BodyId, BodyId, c_void_p),
+    ("carom_create_prismatic_joint", JointId, BodyId, BodyId, c_void_p),
+    ("carom_create_distance_joint", JointId, BodyId, BodyId, c_void_p),
+    ("carom_create_weld_joint", JointId, BodyId, BodyId, c_void_p),
+    ("carom_create_wheel_joint", JointId, BodyId, BodyId, c_void_p),
+    ("carom_create_motor_joint", JointId, BodyId, BodyId, c_void_p),
+    ("carom_create_mouse_joint", JointId, BodyId, c_void_p),
     ("carom_destroy_joint", status, JointId),
     ("carom_joint_is_valid", c_int, JointId),
     ("carom_joint_get_type", c_int, JointId),
@@ -387,20 +246,21 @@ _SIGNATURES = [
     ("carom_joint_get_translation", c_double, JointId),
     ("carom_joint_set_motor_speed", status, JointId, c_double),
     ("carom_mouse_joint_set_target", status, JointId, Vec2),
-    ("carom_default_vehicle_def", VehicleDef),
-    ("carom_create_vehicle", VehicleId, BodyId, POINTER(VehicleDef)),
+    ("carom_create_vehicle", VehicleId, BodyId, c_void_p),
     ("carom_destroy_vehicle", status, VehicleId),
     ("carom_vehicle_is_valid", c_int, VehicleId),
     ("carom_vehicle_set_input", status, VehicleId, c_double, c_double, c_double, c_int),
     ("carom_vehicle_get_input", VehicleInput, VehicleId),
     ("carom_vehicle_get_state", status, VehicleId, POINTER(VehicleState)),
-    ("carom_world_cast_ray_closest", RayResult, WorldId, Vec2, Vec2, Filter),
     ("carompy_get_body_states", status, POINTER(BodyId), c_int, c_double_p, c_double_p,
      c_double_p, c_double_p, c_double_p, c_int_p),
     ("carompy_cast_rays_closest", status, WorldId, c_double_p, c_double_p, c_int, Filter,
-     POINTER(RayResult), c_int_p),
-    ("carompy_cast_ray_all", status, WorldId, Vec2, Vec2, Filter, POINTER(RayResult), c_int,
-     c_int_p),
+     c_void_p, c_int_p),
+    ("carompy_cast_ray_all", status, WorldId, Vec2, Vec2, Filter, c_void_p, c_int, c_int_p),
+    ("carompy_field_count", c_int),
+    ("carompy_field", c_char_p, c_int, POINTER(c_char_p), POINTER(c_size_t),
+     POINTER(ctypes.c_char)),
+    ("carompy_default_def", c_int, c_char_p, c_void_p),
     ("carompy_shape_bodies", None, POINTER(ShapeId), c_int, POINTER(BodyId)),
     ("carompy_get_body_types", None, POINTER(BodyId), c_int, c_int_p),
     ("carompy_set_body_velocities", status, POINTER(BodyId), c_int, c_double_p, c_double_p,
@@ -424,6 +284,26 @@ _SIGNATURES = [
 
 for _signature in _SIGNATURES:
     _declare(*_signature)
+
+
+def _load_fields():
+    """{struct name: {field name: (offset, kind)}} from the library (python/native/layout.c)."""
+    fields = {}
+    name, offset, kind = c_char_p(), c_size_t(), ctypes.c_char()
+    for index in range(lib.carompy_field_count()):
+        struct_name = lib.carompy_field(index, ctypes.byref(name), ctypes.byref(offset),
+                                        ctypes.byref(kind)).decode()
+        fields.setdefault(struct_name, {})[name.value.decode()] = (offset.value,
+                                                                    kind.value.decode())
+    return fields
+
+
+FIELDS = _load_fields()
+
+
+def sizeof(type_name):
+    """The C compiler's sizeof of a carom struct, by name."""
+    return lib.carompy_sizeof(type_name.encode())
 
 
 def _check_layouts():

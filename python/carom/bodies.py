@@ -5,7 +5,7 @@ import ctypes
 import numpy as np
 
 from . import _native
-from ._convert import filter_of, fill_def, shape_key, vec2
+from ._convert import make_def, shape_key, vec2
 from ._native import lib
 from .errors import check, checked_call, error_for
 
@@ -153,14 +153,9 @@ class Body:
 
     def _shape_def(self, fields, what):
         fields = dict(fields)
-        shape_filter = fields.pop("filter", None)
-        sensor = fields.pop("sensor", None)
-        definition = fill_def(lib.carom_default_shape_def(), fields, what)
-        if shape_filter is not None:
-            definition.filter = filter_of(shape_filter)
-        if sensor is not None:
-            definition.is_sensor = int(bool(sensor))
-        return definition
+        if "sensor" in fields:  # the scene format's word for is_sensor
+            fields["is_sensor"] = bool(fields.pop("sensor"))
+        return make_def("carom_shape_def", fields, what)
 
     def _made(self, shape_id, what):
         if shape_id.index1 == 0:
@@ -176,7 +171,7 @@ class Body:
         """A circle of radius (m) centred at center (m, body frame)."""
         circle = _native.Circle(vec2(center, "center"), float(radius))
         definition = self._shape_def(material, "add_circle")
-        return self._made(lib.carom_create_circle_shape(self._id, ctypes.byref(definition),
+        return self._made(lib.carom_create_circle_shape(self._id, definition,
                                                         ctypes.byref(circle)), "add_circle")
 
     def add_box(self, half_extents, center=(0.0, 0.0), angle=0.0, **material):
@@ -184,7 +179,7 @@ class Body:
         angle (rad) relative to the body."""
         hx, hy = half_extents
         definition = self._shape_def(material, "add_box")
-        return self._made(lib.carom_create_box_shape(self._id, ctypes.byref(definition),
+        return self._made(lib.carom_create_box_shape(self._id, definition,
                                                      float(hx), float(hy),
                                                      vec2(center, "center"), float(angle)),
                           "add_box")
@@ -193,18 +188,17 @@ class Body:
         """A convex polygon of 3 to 8 vertices (m, body frame, any winding)."""
         points = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
         array = (_native.Vec2 * len(points))(*[_native.Vec2(x, y) for x, y in points])
-        polygon = _native.Polygon()
-        check(lib.carom_make_polygon(array, len(points), ctypes.byref(polygon)),
+        polygon = ctypes.create_string_buffer(_native.sizeof("carom_polygon"))
+        check(lib.carom_make_polygon(array, len(points), polygon),
               context="add_polygon")
         definition = self._shape_def(material, "add_polygon")
-        return self._made(lib.carom_create_polygon_shape(self._id, ctypes.byref(definition),
-                                                         ctypes.byref(polygon)), "add_polygon")
+        return self._made(lib.carom_create_polygon_shape(self._id, definition, polygon), "add_polygon")
 
     def add_segment(self, point1, point2, **material):
         """A segment between two points (m, body frame): no area, for static walls."""
         segment = _native.Segment(vec2(point1, "point1"), vec2(point2, "point2"))
         definition = self._shape_def(material, "add_segment")
-        return self._made(lib.carom_create_segment_shape(self._id, ctypes.byref(definition),
+        return self._made(lib.carom_create_segment_shape(self._id, definition,
                                                          ctypes.byref(segment)), "add_segment")
 
     def add_chain(self, points, loop=False, **material):
@@ -215,7 +209,7 @@ class Body:
         count = len(points) if loop else max(len(points) - 1, 0)
         segments = (_native.ShapeId * max(count, 1))()
         definition = self._shape_def(material, "add_chain")
-        check(lib.carom_create_chain(self._id, ctypes.byref(definition), array, len(points),
+        check(lib.carom_create_chain(self._id, definition, array, len(points),
                                      int(bool(loop)), segments), context="add_chain")
         return [Shape(self.world, segments[i]) for i in range(count)]
 

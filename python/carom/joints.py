@@ -9,14 +9,14 @@ from .bodies import Body
 from .errors import check, checked_call
 
 JOINT_KINDS = {
-    # kind: (the def's default constructor, the creator, the carom_joint_type code)
-    "revolute": (lib.carom_default_revolute_joint_def, lib.carom_create_revolute_joint, 0),
-    "prismatic": (lib.carom_default_prismatic_joint_def, lib.carom_create_prismatic_joint, 1),
-    "distance": (lib.carom_default_distance_joint_def, lib.carom_create_distance_joint, 2),
-    "weld": (lib.carom_default_weld_joint_def, lib.carom_create_weld_joint, 3),
-    "wheel": (lib.carom_default_wheel_joint_def, lib.carom_create_wheel_joint, 4),
-    "motor": (lib.carom_default_motor_joint_def, lib.carom_create_motor_joint, 5),
-    "mouse": (lib.carom_default_mouse_joint_def, lib.carom_create_mouse_joint, 6),
+    # kind: (the def's C name, the creator, the carom_joint_type code)
+    "revolute": ("carom_revolute_joint_def", lib.carom_create_revolute_joint, 0),
+    "prismatic": ("carom_prismatic_joint_def", lib.carom_create_prismatic_joint, 1),
+    "distance": ("carom_distance_joint_def", lib.carom_create_distance_joint, 2),
+    "weld": ("carom_weld_joint_def", lib.carom_create_weld_joint, 3),
+    "wheel": ("carom_wheel_joint_def", lib.carom_create_wheel_joint, 4),
+    "motor": ("carom_motor_joint_def", lib.carom_create_motor_joint, 5),
+    "mouse": ("carom_mouse_joint_def", lib.carom_create_mouse_joint, 6),
 }
 JOINT_TYPE_NAMES = {code: kind for kind, (_, _, code) in JOINT_KINDS.items()}
 

@@ -17,8 +17,8 @@ import numpy as np
 from . import _native
 from ._native import lib
 from .errors import SceneError, SnapshotError, check, checked_call, error_for
-from ._convert import (c_records, fill_def, filter_of, id_keys, pairs_of, set_body_velocities,
-                       vec2)
+from ._convert import (c_records, filter_of, id_keys, make_def, pairs_of, record_dtype,
+                       set_body_velocities, vec2)
 from .bodies import BODY_TYPES, Body
 from .joints import JOINT_KINDS, JOINT_TYPE_NAMES, Joint, Vehicle
 
@@ -116,8 +116,8 @@ class World:
 
     def __init__(self, *, dt=1.0 / 60.0, **world_def):
         self._check_dt(dt)
-        definition = fill_def(lib.carom_default_world_def(), world_def, "World")
-        world_id = lib.carom_create_world(ctypes.byref(definition))
+        definition = make_def("carom_world_def", world_def, "World")
+        world_id = lib.carom_create_world(definition)
         if world_id.index1 == 0:
             raise error_for(lib.carom_last_status(), context="World")
         self._adopt(world_id, dt)
@@ -315,9 +315,11 @@ class World:
         body.add_circle / add_box / add_polygon / add_segment / add_chain."""
         if type not in BODY_TYPES:
             raise ValueError(f"body type {type!r}: use 'static', 'kinematic' or 'dynamic'")
-        definition = fill_def(lib.carom_default_body_def(), body_def, "create_body")
-        definition.type = BODY_TYPES[type]
-        body_id = lib.carom_create_body(self._id, ctypes.byref(definition))
+        if "type" in body_def:
+            raise TypeError("create_body: give the type as a name: type='dynamic'")
+        definition = make_def("carom_body_def", dict(body_def, type=BODY_TYPES[type]),
+                              "create_body")
+        body_id = lib.carom_create_body(self._id, definition)
         if body_id.index1 == 0:
             raise error_for(lib.carom_last_status(), context="create_body")
         self._body_changed()
@@ -476,7 +478,7 @@ class World:
             lib.carompy_shape_bodies(shapes.ctypes.data_as(ctypes.POINTER(_native.ShapeId)),
                                      count,
                                      bodies.ctypes.data_as(ctypes.POINTER(_native.BodyId)))
-        world_ids = c_records(self._ids(), len(self._ids()), _native.BodyId)
+        world_ids = c_records(self._ids(), len(self._ids()), np.dtype(_native.BodyId))
         if len(world_ids) == 0:
             return np.full(count, -1, dtype=np.int32)
         # Rows are in ascending id order, so index1 is sorted.
@@ -503,13 +505,14 @@ class World:
         Hit events need enable_hit_events=True on a shape. Built without a Python loop."""
         events = checked_call(lib.carom_world_get_contact_events, self._id)
         result = {}
-        for kind, event_struct, dtype in (("begin", _native.ContactBeginEvent, CONTACT_DTYPE),
-                                          ("end", _native.ContactEndEvent, CONTACT_DTYPE),
-                                          ("hit", _native.ContactHitEvent, HIT_DTYPE)):
+        for kind, c_name, dtype in (("begin", "carom_contact_begin_event", CONTACT_DTYPE),
+                                    ("end", "carom_contact_end_event", CONTACT_DTYPE),
+                                    ("hit", "carom_contact_hit_event", HIT_DTYPE)):
             count = getattr(events, f"{kind}_count")
-            raw = c_records(getattr(events, f"{kind}_events"), count, event_struct)
+            raw = c_records(getattr(events, f"{kind}_events"), count, record_dtype(c_name))
             result[kind] = self._shape_pairs(raw, count, "shape_a", "shape_b", dtype)
-        hits = c_records(events.hit_events, events.hit_count, _native.ContactHitEvent)
+        hits = c_records(events.hit_events, events.hit_count,
+                         record_dtype("carom_contact_hit_event"))
         result["hit"]["point"] = pairs_of(hits["point"])
         result["hit"]["normal"] = pairs_of(hits["normal"])
         result["hit"]["approach_speed"] = hits["approach_speed"]
@@ -522,7 +525,8 @@ class World:
         result = {}
         for kind in ("begin", "end"):
             count = getattr(events, f"{kind}_count")
-            raw = c_records(getattr(events, f"{kind}_events"), count, _native.SensorEvent)
+            raw = c_records(getattr(events, f"{kind}_events"), count,
+                            record_dtype("carom_sensor_event"))
             result[kind] = self._shape_pairs(raw, count, "sensor", "visitor", SENSOR_DTYPE)
         return result
 
@@ -530,7 +534,8 @@ class World:
         """Joints that broke in the last step: a record array with fields joint (its key),
         type (kind name), force (N, on body B, world frame), torque (N·m)."""
         events = checked_call(lib.carom_world_get_joint_events, self._id)
-        raw = c_records(events.break_events, events.break_count, _native.JointBreakEvent)
+        raw = c_records(events.break_events, events.break_count,
+                        record_dtype("carom_joint_break_event"))
         records = np.zeros(events.break_count, dtype=JOINT_BREAK_DTYPE)
         records["joint"] = id_keys(raw["joint"])
         records["type"] = [JOINT_TYPE_NAMES.get(int(code), "?") for code in raw["type"]]
@@ -541,7 +546,7 @@ class World:
     # ---- ray casts -------------------------------------------------------------------------
 
     def _ray_records(self, results, count):
-        raw = c_records(results, count, _native.RayResult)
+        raw = c_records(results, count, record_dtype("carom_ray_result"))
         records = np.zeros(count, dtype=RAY_HIT_DTYPE)
         hit = raw["hit"] != 0
         records["hit"] = hit
@@ -565,7 +570,7 @@ class World:
             return self.cast_rays([origin], [translation], filter=filter)
         capacity = 16
         while True:
-            results = (_native.RayResult * capacity)()
+            results = ctypes.create_string_buffer(capacity * _native.sizeof("carom_ray_result"))
             count = ctypes.c_int()
             check(lib.carompy_cast_ray_all(self._id, origin_v, translation_v, filter_of(filter),
                                            results, capacity, ctypes.byref(count)),
@@ -583,7 +588,7 @@ class World:
             raise ValueError(f"cast_rays: {len(origins)} origins but {len(translations)} "
                              "translations")
         count = len(origins)
-        results = (_native.RayResult * max(count, 1))()
+        results = ctypes.create_string_buffer(max(count, 1) * _native.sizeof("carom_ray_result"))
         failed = ctypes.c_int()
         check(lib.carompy_cast_rays_closest(
             self._id, origins.ctypes.data_as(_native.c_double_p),
@@ -603,14 +608,14 @@ class World:
         break_force (N), break_torque (N·m). An unknown keyword lists the valid ones."""
         if kind not in JOINT_KINDS:
             raise ValueError(f"joint kind {kind!r}: use one of {', '.join(JOINT_KINDS)}")
-        default, create, _ = JOINT_KINDS[kind]
-        definition = fill_def(default(), fields, f"{kind} joint")
+        def_name, create, _ = JOINT_KINDS[kind]
+        definition = make_def(def_name, fields, f"{kind} joint")
         if kind == "mouse":
             if body_a is not None:
                 raise ValueError("a mouse joint has one body: create_joint('mouse', None, body)")
-            joint_id = create(body_b._id, ctypes.byref(definition))
+            joint_id = create(body_b._id, definition)
         else:
-            joint_id = create(body_a._id, body_b._id, ctypes.byref(definition))
+            joint_id = create(body_a._id, body_b._id, definition)
         if joint_id.index1 == 0:
             raise error_for(lib.carom_last_status(), context=f"create_joint({kind!r})")
         return Joint(self, joint_id)
@@ -623,8 +628,8 @@ class World:
         handbrake_force (N, 8000), handbrake_grip_factor (0.5), max_steer_angle (rad, 0.6),
         steer_reduction_speed (m/s, 20), rolling_resistance (0.015), drag_coefficient (kg/m,
         0.45). The default wheels suit a 4.4 m × 1.8 m car centred on the body's origin."""
-        definition = fill_def(lib.carom_default_vehicle_def(), fields, "create_vehicle")
-        vehicle_id = lib.carom_create_vehicle(body._id, ctypes.byref(definition))
+        definition = make_def("carom_vehicle_def", fields, "create_vehicle")
+        vehicle_id = lib.carom_create_vehicle(body._id, definition)
         if vehicle_id.index1 == 0:
             raise error_for(lib.carom_last_status(), context="create_vehicle")
         return Vehicle(self, vehicle_id)

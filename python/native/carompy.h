@@ -10,7 +10,8 @@
  * - scene_bridge.c: scene files (docs/cli.md) loaded and built through tools/scene.c, the
  *   loader of the `carom` command line, so a world loaded from Python is the CLI's world bit for
  *   bit (same bodies in the same order: the same carom_world_hash).
- * - layout.c: the sizes of the structs Python mirrors, checked when the package is imported.
+ * - layout.c: the defs' and records' fields by name (offsets from the compiler, defaults from
+ *   the engine), and the sizes of the few structs Python mirrors, checked at import.
  *
  * Errors follow the engine's rule: a status, and the message in carom_last_error() (on the
  * calling thread; batch.c copies its threads' messages out). */
@@ -117,6 +118,15 @@ CAROMPY_API carom_joint_id carompy_scene_joint_id(const carompy_scene* scene, in
 CAROMPY_API void carompy_scene_free(carompy_scene* scene);
 
 /* ---- layout.c ---- */
+
+/* The fields Python reads and writes by name: field index (0 .. carompy_field_count() - 1)
+ * gives its struct's name (returned), its name, its offset and its kind: 'd' double, 'i' int,
+ * 'v' carom_vec2, 'f' carom_filter, 's' carom_shape_id, 'j' carom_joint_id. */
+CAROMPY_API int carompy_field_count(void);
+CAROMPY_API const char* carompy_field(int index, const char** name, size_t* offset, char* kind);
+/* Write the named def's default (its carom_default_*_def()) to out, carompy_sizeof(type_name)
+ * bytes; 0 for a name that is not a def. */
+CAROMPY_API int carompy_default_def(const char* type_name, void* out);
 
 /* sizeof the named carom struct ("carom_world_def", "carom_body_id", ...), or 0 for a name not
  * in the table. Python compares these with its ctypes mirrors at import. */

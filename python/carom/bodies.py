@@ -250,7 +250,9 @@ class Shape:
 
     @property
     def type(self):
-        return SHAPE_TYPE_NAMES[checked_call(lib.carom_shape_get_type, self._id)]
+        """"circle", "polygon" (boxes too), "segment" or "chain_segment"."""
+        code = checked_call(lib.carom_shape_get_type, self._id)
+        return SHAPE_TYPE_NAMES.get(code, f"type {code}")  # a kind newer than this package
 
     @property
     def body(self):

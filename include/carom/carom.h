@@ -63,6 +63,17 @@ typedef struct carom_world_counters {
 } carom_world_counters;
 CAROM_API carom_world_counters carom_world_get_counters(carom_world_id world);
 
+/* ---- Body list ------------------------------------------------------------------------ */
+
+/* The ids of the world's live bodies, static ones included, in ascending id order: the order of
+ * carom_world_hash, and for a world loaded from a scene file the file's order. For bindings and
+ * tools that read or write every body's state at once (the Python package, python/). Writes at
+ * most capacity ids to ids (ids may be NULL when capacity is 0, to count) and the number of live
+ * bodies to *count, which may exceed capacity: then call again with a larger array. Refused for
+ * an invalid world id, a negative capacity, or NULL ids with a positive capacity or NULL count. */
+CAROM_API carom_status carom_world_get_body_ids(carom_world_id world, carom_body_id* ids,
+                                                int capacity, int* count);
+
 /* Fixed-step helper for games: accumulates real frame time and runs whole steps of dt.
  * Make one with carom_make_fixed_stepper(dt, max_steps_per_frame). */
 typedef struct carom_fixed_stepper {
@@ -116,17 +127,6 @@ CAROM_API int carom_get_solver_lanes(void);
  * For a world loaded from a scene file, ids follow the file's order, so this is also what
  * `carom run --hash` prints. 0, with CAROM_ERROR_INVALID_ID recorded, for an invalid world id. */
 CAROM_API uint64_t carom_world_hash(carom_world_id world);
-
-/* ---- Body list ------------------------------------------------------------------------ */
-
-/* The ids of the world's live bodies, static ones included, in ascending id order: the order of
- * carom_world_hash, and for a world loaded from a scene file the file's order. For bindings and
- * tools that read or write every body's state at once (the Python package, python/). Writes at
- * most capacity ids to ids (ids may be NULL when capacity is 0, to count) and the number of live
- * bodies to *count, which may exceed capacity: then call again with a larger array. Refused for
- * an invalid world id, a negative capacity, or NULL ids with a positive capacity or NULL count. */
-CAROM_API carom_status carom_world_get_body_ids(carom_world_id world, carom_body_id* ids,
-                                                int capacity, int* count);
 
 /* ---- Events ----------------------------------------------------------------------------- */
 

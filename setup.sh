@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="gcc meson ninja-build pkg-config libcriterion-dev libstb-dev libcjson-dev"
+packages="gcc meson ninja-build pkg-config cmake libcriterion-dev libstb-dev libcjson-dev libgif-dev"
 missing=""
 for package in $packages; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

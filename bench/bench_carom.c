@@ -52,6 +52,6 @@ static void positions(void* world, const carom_scene_desc* desc, double* xy) {
 
 int main(int argc, char** argv) {
     static const char* const variants[] = {"ccd", "no-ccd", NULL};
-    const bench_engine engine = {"carom", variants, build, step, positions, destroy};
+    const bench_engine engine = {"carom", variants, build, step, positions, destroy, 1};
     return bench_main(argc, argv, &engine);
 }

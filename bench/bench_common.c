@@ -11,8 +11,9 @@
 #include <time.h>
 
 /* In the order of carom_scene_kind. */
-static const char* const scene_names[] = {"rain",          "pyramid",       "arena", "stack",
-                                          "large_pyramid", "many_pyramids", "smash"};
+static const char* const scene_names[] = {
+    "rain",  "pyramid",    "arena",   "stack",  "large_pyramid", "many_pyramids",
+    "smash", "joint_grid", "spinner", "tumbler"};
 #define SCENE_COUNT ((int)(sizeof(scene_names) / sizeof(scene_names[0])))
 
 /* Milliseconds on the given clock: CLOCK_MONOTONIC, or CLOCK_PROCESS_CPUTIME_ID, the CPU time of
@@ -191,6 +192,13 @@ int bench_main(int argc, char** argv, const bench_engine* engine) {
     if (carom_scene_describe(options.kind, options.size, &desc) < 0) {
         fprintf(stderr, "bench_%s: cannot describe the scene %s %d (too large?)\n", engine->name,
                 scene_names[options.kind], options.size);
+        carom_scene_desc_free(&desc);
+        return 1;
+    }
+    if (!engine->builds_joint_scenes && !carom_scene_desc_is_plain(&desc)) {
+        fprintf(stderr, "bench_%s: the scene %s needs joints, compound or static bodies, filters "
+                "or a chain, which this program does not build\n", engine->name,
+                scene_names[options.kind]);
         carom_scene_desc_free(&desc);
         return 1;
     }

@@ -4,7 +4,8 @@
  *
  *   bench_<engine> SCENE N [--steps S] [--variant V] [--sleep on|off]
  *
- * SCENE is rain, pyramid, arena, stack, large_pyramid, many_pyramids or smash; N its size (B for
+ * SCENE is rain, pyramid, arena, stack, large_pyramid, many_pyramids, smash, joint_grid,
+ * spinner or tumbler (the last three only for engines with joints: carom and Box2D v3); N its size (B for
  * the pyramid; scene_desc.h); S the steps timed (default: the scene's own, scene_desc.h's steps:
  * 600, or Box2D's count for its scenes); V one of the engine's variants (default: its first).
  * --sleep off (the default is on) runs the engine with sleeping disabled and creates every body
@@ -54,6 +55,10 @@ typedef struct bench_engine {
     /* Write the body positions (m), x then y, in description order: 2 * body_count values. */
     void (*positions)(void* world, const carom_scene_desc* desc, double* xy);
     void (*destroy)(void* world);
+    /* Non-zero: build() builds the joint scenes too (joint_grid, spinner, tumbler: revolute
+     * joints, compound and static bodies, collision filters, a loop chain). Otherwise bench_main
+     * refuses a scene that carom_scene_desc_is_plain() rejects, rather than time another scene. */
+    int builds_joint_scenes;
 } bench_engine;
 
 /* Parse the command line, run, print the JSON line; returns the exit status (0, or 2 for a bad

@@ -117,6 +117,6 @@ static void destroy(void* world) {
 
 int main(int argc, char** argv) {
     static const char* const variants[] = {"default", "no-ccd", nullptr};
-    const bench_engine engine = {"box2d", variants, build, step, positions, destroy};
+    const bench_engine engine = {"box2d", variants, build, step, positions, destroy, 0};
     return bench_main(argc, argv, &engine);
 }

@@ -172,6 +172,6 @@ static void positions(void* world, const carom_scene_desc* desc, double* xy) {
 
 int main(int argc, char** argv) {
     static const char* const variants[] = {"hash", "bbtree", NULL};
-    const bench_engine engine = {"chipmunk", variants, build, step, positions, destroy};
+    const bench_engine engine = {"chipmunk", variants, build, step, positions, destroy, 0};
     return bench_main(argc, argv, &engine);
 }

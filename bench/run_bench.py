@@ -27,7 +27,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (scene, sizes) in the order of the report: those of the specification, then Box2D v3's own
 # benchmark scenes at the size its benchmark program runs (scene_desc.h).
 SCENES = [("rain", [1000, 4000, 16000]), ("pyramid", [20, 40]), ("arena", [1000, 5000]),
-          ("large_pyramid", [100]), ("many_pyramids", [20]), ("smash", [80])]
+          ("large_pyramid", [100]), ("many_pyramids", [20]), ("smash", [80]),
+          ("joint_grid", [100]), ("spinner", [6076]), ("tumbler", [45])]
+# Box2D v3's joint scenes: only the programs of engines with joints build them (the others refuse
+# them: bench_common.h), so only those run them.
+JOINT_SCENES = ("joint_grid", "spinner", "tumbler")
+JOINT_PROGRAMS = ("bench_carom", "bench_box2d_v3")
 # The scenes whose stability table reports how far their boxes moved.
 PYRAMIDS = ("pyramid", "large_pyramid", "many_pyramids")
 
@@ -146,11 +151,15 @@ def run_once(path, variant, scene, size, sleep, steps, loads):
 
 def run_all(scenes, engines, args, loads):
     """Every run's result, each tagged with its engine label, sleep setting and round."""
-    runs, total = [], len(scenes) * len(engines) * len(args.sleeps) * args.rounds
+    joint_engines = [e for e in engines if os.path.basename(e[1]) in JOINT_PROGRAMS]
+    total = sum(len(joint_engines if scene in JOINT_SCENES else engines) for scene, _ in scenes)
+    runs, total = [], total * len(args.sleeps) * args.rounds
     for scene, size in scenes:
         for rnd in range(args.rounds):
             for sleep in args.sleeps:
                 for label, path, variant in engines:  # interleaved: A B C A B C ...
+                    if scene in JOINT_SCENES and os.path.basename(path) not in JOINT_PROGRAMS:
+                        continue
                     r = run_once(path, variant, scene, size, sleep, args.steps, loads)
                     shown = f"{r['ms_per_step']:.3f} ms/step" if r else "failed"
                     runs.append(dict(r or {"scene": scene, "n": size, "failed": True},
@@ -229,7 +238,8 @@ def conditions(args, labels, loads, started):
         f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene and sleep "
         f"setting, interleaved, of "
         + (f"{args.steps} steps." if args.steps else "each scene's own steps (600; Box2D's "
-           "large_pyramid 500, many_pyramids 200, smash 300).")
+           "large_pyramid 500, many_pyramids 200, smash 300, joint_grid 500, spinner 500, "
+           "tumbler 750).")
         + " ms/step is the CPU time of the run's process (one thread in every engine), so "
         "other jobs on the machine do not inflate it.",
     ]

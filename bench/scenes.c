@@ -52,6 +52,12 @@ static int64_t body_count(carom_scene_kind kind, int64_t n) {
         return n * n * (MANY_PYRAMIDS_BASE * (MANY_PYRAMIDS_BASE + 1) / 2);
     case CAROM_SCENE_SMASH:
         return 1 + n * smash_columns(n);
+    case CAROM_SCENE_JOINT_GRID:
+        return n * n;
+    case CAROM_SCENE_SPINNER:
+        return 1 + n; /* the paddle, then the stirred bodies */
+    case CAROM_SCENE_TUMBLER:
+        return 1 + n * n; /* the hollow square, then the block of boxes */
     default:
         return n;
     }
@@ -82,7 +88,8 @@ static void add_segment_wall(carom_scene_desc* desc, double x1, double y1, doubl
  * damping); the scene sets the rest. */
 static carom_scene_body* add_body(carom_scene_desc* desc, carom_scene_shape shape) {
     carom_scene_body* body = &desc->bodies[desc->body_count++];
-    *body = (carom_scene_body){.shape = shape, .density = 1.0, .friction = 0.6};
+    *body = (carom_scene_body){.shape = shape, .density = 1.0, .friction = 0.6,
+                               .category_bits = 1, .mask_bits = ~0ull};
     return body;
 }
 
@@ -253,6 +260,135 @@ static void describe_smash(carom_scene_desc* desc, int rows) {
     }
 }
 
+/* ---- Box2D v3's joint scenes ------------------------------------------------------------------
+ * Re-described, as the three above, from what Box2D's benchmark program (shared/benchmarks.c,
+ * commit 617d32ab) builds. Box2D creates each joint right after its body B; here the joints
+ * follow the bodies, in the same order among themselves. */
+
+static carom_scene_joint* add_joint(carom_scene_desc* desc, int body_a, int body_b, double x,
+                                    double y) {
+    carom_scene_joint* joint = &desc->joints[desc->joint_count++];
+    *joint = (carom_scene_joint){.body_a = body_a, .body_b = body_b, .anchor_x = x,
+                                 .anchor_y = y};
+    return joint;
+}
+
+/* joint_grid: an n by n net of 0.4 m circles 1 m apart, column k at x = k, row i at y = -i,
+ * created column by column from the top; each joined to the circle above it and to the one on
+ * its left by a revolute joint half-way between them. The 7 circles in the middle of the top
+ * row are static (Box2D also joins those to each other; joints between two static bodies move
+ * nothing and carom refuses them, so the description leaves those 6 out). The circles are in category 2 and collide with everything but category 2:
+ * with nothing here, so the scene times joints alone. Box2D turns sleeping off for it. */
+static void describe_joint_grid(carom_scene_desc* desc, int n) {
+    set_inside(desc, -1e30, -1e30, 1e30, 1e30); /* nothing holds the net: escaping is moot */
+    for (int k = 0; k < n; ++k) {
+        for (int i = 0; i < n; ++i) {
+            int index = desc->body_count;
+            carom_scene_body* body = add_body(desc, CAROM_SCENE_CIRCLE);
+            body->radius = 0.4;
+            body->x = k;
+            body->y = -i;
+            body->is_static = i == 0 && k >= n / 2 - 3 && k <= n / 2 + 3;
+            body->never_sleeps = 1;
+            body->category_bits = 2;
+            body->mask_bits = ~2ull;
+            if (i > 0) {
+                add_joint(desc, index - 1, index, k, 0.5 - i);
+            }
+            if (k > 0 && !(body->is_static && desc->bodies[index - n].is_static)) {
+                add_joint(desc, index - n, index, k - 0.5, -i);
+            }
+        }
+    }
+}
+
+/* The points of Box2D's spinner drum: 360 of them on a circle of radius 40 m centred on
+ * (0, 32), from its right-hand end clockwise. */
+#define SPINNER_LOOP_POINTS 360
+
+/* spinner: a closed one-sided chain (friction 0.1) holds n bodies, created in rows 0.5 m apart
+ * from (-23, 2), 0.5 m apart in a row that wraps before x = 23: a 1 m by 0.5 m box, a circle of
+ * radius 0.35 m and a 0.7 m square in turn (density 0.25, friction 0.1, restitution 0.1; they
+ * overlap at first and push apart). A paddle, a box 1.2 m by 40.4 m with friction 0 centred at
+ * (0, 12), is hinged to the ground there and turned by a motor at 5 rad/s with unlimited torque
+ * (1e12 N·m);
+ * it never sleeps. Two shapes differ from Box2D's, which carom does not have yet: Box2D's
+ * bodies of the first kind are capsules (a 0.5 m segment of radius 0.25 m) and its paddle is a
+ * 0.8 m by 40 m box rounded by 0.2 m; here each is the box of the same outline. */
+static void describe_spinner(carom_scene_desc* desc, int n) {
+    set_inside(desc, -40.0, -8.0, 40.0, 72.0);
+    desc->loop_point_count = SPINNER_LOOP_POINTS;
+    desc->loop_friction = 0.1;
+    for (int i = 0; i < SPINNER_LOOP_POINTS; ++i) {
+        carom_rot q = carom_make_rot(-2.0 * CAROM_PI * i / SPINNER_LOOP_POINTS);
+        desc->loop_points[2 * i] = 40.0 * q.c;
+        desc->loop_points[2 * i + 1] = 40.0 * q.s + 32.0;
+    }
+    carom_scene_body* paddle = add_square(desc, 0.6, 0.0, 12.0);
+    paddle->half_height = 20.2;
+    paddle->friction = 0.0;
+    paddle->never_sleeps = 1;
+    carom_scene_joint* motor = add_joint(desc, -1, 0, 0.0, 12.0);
+    motor->enable_motor = 1;
+    motor->motor_speed = 5.0;
+    /* Box2D gives FLT_MAX, "unlimited"; carom refuses magnitudes above CAROM_MAX_MAGNITUDE
+     * (1e12), which is as unlimited here: both engines get that. */
+    motor->max_motor_torque = CAROM_MAX_MAGNITUDE;
+    double x = -23.0, y = 2.0;
+    for (int i = 0; i < n; ++i) {
+        carom_scene_body* body;
+        if (i % 3 == 1) {
+            body = add_body(desc, CAROM_SCENE_CIRCLE);
+            body->radius = 0.35;
+        } else {
+            body = add_square(desc, 0.35, 0.0, 0.0);
+            if (i % 3 == 0) {
+                body->half_width = 0.5;
+                body->half_height = 0.25;
+            }
+        }
+        body->x = x;
+        body->y = y;
+        body->density = 0.25;
+        body->friction = 0.1;
+        body->restitution = 0.1;
+        x += 0.5;
+        if (x >= 23.0) {
+            x = -23.0;
+            y += 0.5;
+        }
+    }
+}
+
+/* tumbler: a hollow 20 m square (four boxes 1 m thick, density 50) centred at (0, 10), hinged to
+ * the ground at its centre and turned by a motor at 25 degrees/s with at most 1e8 N·m, holding an
+ * n by n block of 0.25 m boxes 0.4 m apart, the lowest row at y = 10 - 0.2 n, the leftmost
+ * column at x = -0.2 n (Box2D's default material). */
+static void describe_tumbler(carom_scene_desc* desc, int n) {
+    set_inside(desc, -14.5, -4.5, 14.5, 24.5); /* the square's corners reach 14.15 m */
+    carom_scene_body* tumbler = add_body(desc, CAROM_SCENE_COMPOUND);
+    tumbler->y = 10.0;
+    tumbler->first_part = 0;
+    tumbler->part_count = 4;
+    static const double walls[4][4] = {
+        {0.5, 10.0, 10.0, 0.0}, {0.5, 10.0, -10.0, 0.0}, {10.0, 0.5, 0.0, 10.0},
+        {10.0, 0.5, 0.0, -10.0}};
+    for (int i = 0; i < 4; ++i) {
+        desc->parts[desc->part_count++] = (carom_scene_part){
+            .shape = CAROM_SCENE_BOX, .half_width = walls[i][0], .half_height = walls[i][1],
+            .x = walls[i][2], .y = walls[i][3], .density = 50.0, .friction = 0.6};
+    }
+    carom_scene_joint* motor = add_joint(desc, -1, 0, 0.0, 10.0);
+    motor->enable_motor = 1;
+    motor->motor_speed = CAROM_PI / 180.0 * 25.0;
+    motor->max_motor_torque = 1e8;
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            add_square(desc, 0.125, -0.2 * n + 0.4 * j, -0.2 * n + 10.0 + 0.4 * i);
+        }
+    }
+}
+
 /* The steps each scene is specified with: Box2D's benchmark runs its scenes for these. */
 static int scene_steps(carom_scene_kind kind) {
     switch (kind) {
@@ -262,9 +398,36 @@ static int scene_steps(carom_scene_kind kind) {
         return 200;
     case CAROM_SCENE_SMASH:
         return 300;
+    case CAROM_SCENE_JOINT_GRID:
+    case CAROM_SCENE_SPINNER:
+        return 500;
+    case CAROM_SCENE_TUMBLER:
+        return 750;
     default:
         return 600;
     }
+}
+
+/* The joints, parts and loop points of a joint scene of size n (the others have none): 0, or -1
+ * if memory ran out. */
+static int allocate_joint_parts(carom_scene_desc* desc, carom_scene_kind kind, int n) {
+    int64_t joints = 0, parts = 0, loop_points = 0;
+    if (kind == CAROM_SCENE_JOINT_GRID) {
+        joints = 2 * (int64_t)n * (n - 1);
+    } else if (kind == CAROM_SCENE_SPINNER) {
+        joints = 1;
+        loop_points = SPINNER_LOOP_POINTS;
+    } else if (kind == CAROM_SCENE_TUMBLER) {
+        joints = 1;
+        parts = 4;
+    }
+    desc->joints = joints > 0 ? calloc((size_t)joints, sizeof(carom_scene_joint)) : NULL;
+    desc->parts = parts > 0 ? calloc((size_t)parts, sizeof(carom_scene_part)) : NULL;
+    desc->loop_points = loop_points > 0 ? calloc((size_t)loop_points, 2 * sizeof(double)) : NULL;
+    return (joints > 0 && desc->joints == NULL) || (parts > 0 && desc->parts == NULL) ||
+                   (loop_points > 0 && desc->loop_points == NULL)
+               ? -1
+               : 0;
 }
 
 int carom_scene_describe(carom_scene_kind kind, int n, carom_scene_desc* out) {
@@ -275,7 +438,7 @@ int carom_scene_describe(carom_scene_kind kind, int n, carom_scene_desc* out) {
     }
     out->gravity_y = scene_has_gravity(kind) ? -10.0 : 0.0;
     out->bodies = calloc((size_t)count, sizeof(carom_scene_body));
-    if (out->bodies == NULL) {
+    if (out->bodies == NULL || allocate_joint_parts(out, kind, n) < 0) {
         return -1;
     }
     switch (kind) {
@@ -300,41 +463,130 @@ int carom_scene_describe(carom_scene_kind kind, int n, carom_scene_desc* out) {
     case CAROM_SCENE_SMASH:
         describe_smash(out, n);
         break;
+    case CAROM_SCENE_JOINT_GRID:
+        describe_joint_grid(out, n);
+        break;
+    case CAROM_SCENE_SPINNER:
+        describe_spinner(out, n);
+        break;
+    case CAROM_SCENE_TUMBLER:
+        describe_tumbler(out, n);
+        break;
     }
     return 0;
 }
 
 void carom_scene_desc_free(carom_scene_desc* desc) {
     free(desc->bodies);
+    free(desc->parts);
+    free(desc->joints);
+    free(desc->loop_points);
     desc->bodies = NULL;
-    desc->body_count = 0;
+    desc->parts = NULL;
+    desc->joints = NULL;
+    desc->loop_points = NULL;
+    desc->body_count = desc->part_count = desc->joint_count = desc->loop_point_count = 0;
+}
+
+int carom_scene_desc_is_plain(const carom_scene_desc* desc) {
+    if (desc->joint_count > 0 || desc->part_count > 0 || desc->loop_point_count > 0) {
+        return 0;
+    }
+    for (int i = 0; i < desc->body_count; ++i) {
+        const carom_scene_body* b = &desc->bodies[i];
+        if (b->is_static || b->never_sleeps || b->category_bits != 1 || b->mask_bits != ~0ull) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* ---- Building into carom --------------------------------------------------------------------- */
 
-static carom_body_id create_body(carom_world_id world, const carom_scene_body* b) {
+/* One circle or box of a body, centred at (x, y) in its frame. */
+static carom_shape_id create_shape(carom_body_id body, const carom_shape_def* def,
+                                   carom_scene_shape shape, double radius, double half_width,
+                                   double half_height, double x, double y) {
+    if (shape == CAROM_SCENE_CIRCLE) {
+        carom_circle circle = {{x, y}, radius};
+        return carom_create_circle_shape(body, def, &circle);
+    }
+    return carom_create_box_shape(body, def, half_width, half_height, carom_v2(x, y), 0.0);
+}
+
+static carom_body_id create_body(carom_world_id world, const carom_scene_desc* desc,
+                                 const carom_scene_body* b) {
     carom_body_def def = carom_default_body_def();
-    def.type = CAROM_BODY_DYNAMIC;
+    def.type = b->is_static ? CAROM_BODY_STATIC : CAROM_BODY_DYNAMIC;
     def.position = carom_v2(b->x, b->y);
     def.angle = b->angle;
     def.linear_velocity = carom_v2(b->vx, b->vy);
     def.linear_damping = b->linear_damping;
     def.angular_damping = b->angular_damping;
     def.awake = !b->asleep;
+    def.enable_sleep = !b->never_sleeps;
     carom_body_id body = carom_create_body(world, &def);
     carom_shape_def shape = carom_default_shape_def();
     shape.density = b->density;
     shape.friction = b->friction;
     shape.restitution = b->restitution;
-    carom_shape_id id;
-    if (b->shape == CAROM_SCENE_CIRCLE) {
-        carom_circle circle = {{0.0, 0.0}, b->radius};
-        id = carom_create_circle_shape(body, &shape, &circle);
-    } else {
-        id = carom_create_box_shape(body, &shape, b->half_width, b->half_height,
-                                    carom_v2(0.0, 0.0), 0.0);
+    shape.filter.category = b->category_bits;
+    shape.filter.mask = b->mask_bits;
+    if (b->shape != CAROM_SCENE_COMPOUND) {
+        carom_shape_id id = create_shape(body, &shape, b->shape, b->radius, b->half_width,
+                                         b->half_height, 0.0, 0.0);
+        return CAROM_IS_NULL(id) ? (carom_body_id){0} : body;
     }
-    return CAROM_IS_NULL(id) ? (carom_body_id){0} : body;
+    for (int i = b->first_part; i < b->first_part + b->part_count; ++i) {
+        const carom_scene_part* part = &desc->parts[i];
+        shape.density = part->density;
+        shape.friction = part->friction;
+        shape.restitution = part->restitution;
+        carom_shape_id id = create_shape(body, &shape, part->shape, part->radius,
+                                         part->half_width, part->half_height, part->x, part->y);
+        if (CAROM_IS_NULL(id)) {
+            return (carom_body_id){0};
+        }
+    }
+    return body;
+}
+
+/* The loop chain of the description, on the static body of the walls. */
+static int create_loop(carom_body_id ground, const carom_scene_desc* desc) {
+    carom_vec2* points = malloc(sizeof(carom_vec2) * (size_t)desc->loop_point_count);
+    if (points == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < desc->loop_point_count; ++i) {
+        points[i] = carom_v2(desc->loop_points[2 * i], desc->loop_points[2 * i + 1]);
+    }
+    carom_shape_def def = carom_default_shape_def();
+    def.friction = desc->loop_friction;
+    def.one_sided = 1;
+    carom_status status = carom_create_chain(ground, &def, points, desc->loop_point_count, 1,
+                                             NULL);
+    free(points);
+    return status == CAROM_OK ? 0 : -1;
+}
+
+/* The joints of the description; body index -1 is the static body of the walls. Every body is
+ * created by then (bodies holds them all, even when the caller passed NULL). */
+static int create_joints(carom_body_id ground, const carom_scene_desc* desc,
+                         const carom_body_id* bodies) {
+    for (int i = 0; i < desc->joint_count; ++i) {
+        const carom_scene_joint* j = &desc->joints[i];
+        carom_revolute_joint_def def = carom_default_revolute_joint_def();
+        def.anchor = carom_v2(j->anchor_x, j->anchor_y);
+        def.enable_motor = j->enable_motor;
+        def.motor_speed = j->motor_speed;
+        def.max_motor_torque = j->max_motor_torque;
+        carom_body_id a = j->body_a < 0 ? ground : bodies[j->body_a];
+        carom_body_id b = j->body_b < 0 ? ground : bodies[j->body_b];
+        if (CAROM_IS_NULL(carom_create_revolute_joint(a, b, &def))) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int carom_scene_build_desc(carom_world_id world, const carom_scene_desc* desc,
@@ -357,16 +609,32 @@ int carom_scene_build_desc(carom_world_id world, const carom_scene_desc* desc,
             return -1;
         }
     }
-    for (int i = 0; i < desc->body_count; ++i) {
-        carom_body_id body = create_body(world, &desc->bodies[i]);
-        if (CAROM_IS_NULL(body)) {
+    if (desc->loop_point_count > 0 && create_loop(ground, desc) < 0) {
+        return -1;
+    }
+    /* The joints name bodies by index: keep every id while they are made. */
+    carom_body_id* ids = bodies;
+    if (ids == NULL && desc->joint_count > 0) {
+        ids = malloc(sizeof(carom_body_id) * (size_t)desc->body_count);
+        if (ids == NULL) {
             return -1;
         }
-        if (bodies != NULL) {
-            bodies[i] = body;
+    }
+    int status = 0;
+    for (int i = 0; i < desc->body_count && status == 0; ++i) {
+        carom_body_id body = create_body(world, desc, &desc->bodies[i]);
+        status = CAROM_IS_NULL(body) ? -1 : 0;
+        if (ids != NULL) {
+            ids[i] = body;
         }
     }
-    return desc->body_count;
+    if (status == 0) {
+        status = create_joints(ground, desc, ids);
+    }
+    if (ids != bodies) {
+        free(ids);
+    }
+    return status < 0 ? -1 : desc->body_count;
 }
 
 int carom_scene_build(carom_world_id world, carom_scene_kind kind, int n, carom_body_id* bodies) {

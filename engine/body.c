@@ -170,15 +170,23 @@ void carom_body_update_mass(carom_world* world, carom_body* body) {
         /* A mass below the smallest normal double (a density of 1e-320, a circle of radius
          * 1e-160) has no finite inverse and would put NaN in the world: such a body counts as
          * massless, which the step refuses with a message. Likewise a subnormal inertia. */
-        if (mass >= DBL_MIN) {
+        if (body->mass_override) {
+            body->mass = body->override_mass.mass;
+            body->inv_mass = 1.0 / body->mass;
+            body->local_center = body->override_mass.center;
+            body->inertia = body->override_mass.rotational_inertia;
+        } else if (mass >= DBL_MIN) {
             body->mass = mass;
             body->inv_mass = 1.0 / mass;
             body->local_center = carom_scale(1.0 / mass, weighted_center);
             body->inertia = inertia_about_center(world, body);
-            body->inv_inertia = body->inertia >= DBL_MIN ? 1.0 / body->inertia : 0.0;
         } else {
             body->massless = true;
         }
+        if (body->fixed_rotation) {
+            body->inertia = 0.0;
+        }
+        body->inv_inertia = body->inertia >= DBL_MIN ? 1.0 / body->inertia : 0.0;
     }
     world->massless_dynamic_count += (int)body->massless - (int)was_massless;
     body->max_extent = 0.0;
@@ -343,7 +351,7 @@ carom_status carom_body_wake(carom_body_id id) {
 
 int carom_body_is_awake(carom_body_id id) {
     carom_body* body = carom_get_body_checked(id, NULL, "carom_body_is_awake");
-    return body != NULL && body->type != CAROM_BODY_STATIC && !body->asleep;
+    return body != NULL && body->type != CAROM_BODY_STATIC && !body->asleep && !body->disabled;
 }
 
 carom_status carom_body_set_sleep_enabled(carom_body_id id, int enabled) {

@@ -28,6 +28,9 @@ typedef struct carom_body {
     bool massless; /* dynamic with zero mass: the world refuses to step */
     bool pressed;  /* continuous collision's mark, within its stage only: pressed into a
                       static or kinematic shape by more than a fraction of its thickness */
+    bool fixed_rotation; /* never turns: no rotational inertia, rotation kept bit for bit */
+    bool mass_override;  /* mass, center and inertia from override_mass, not from the shapes */
+    bool disabled;       /* carom_body_set_enabled(0): kept, but never paired, solved or found */
     carom_transform transform; /* origin pose, world frame */
     carom_vec2 center;         /* center of mass, world frame */
     carom_vec2 linear_velocity;
@@ -54,6 +57,7 @@ typedef struct carom_body {
     int contact_head; /* head of the contact list as a contact key (contact << 1 | edge), -1 */
     int contact_count;
     void* user_data;
+    carom_mass_data override_mass; /* when mass_override (carom_body_set_mass_data) */
 } carom_body;
 
 /* Set the origin from the center of mass and the rotation (the one formula used everywhere). */

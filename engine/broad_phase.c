@@ -74,7 +74,7 @@ bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b) {
     if (a->body_type != CAROM_BODY_DYNAMIC && b->body_type != CAROM_BODY_DYNAMIC) {
         return false;
     }
-    if (a->is_sensor && b->is_sensor) {
+    if ((a->is_sensor && b->is_sensor) || a->disabled || b->disabled) {
         return false;
     }
     return carom_filters_collide(a->filter, b->filter);
@@ -344,7 +344,14 @@ static int compare_ints(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
+/* A proxy the query wants: its fat box overlaps, and it is not a dynamic body's when only
+ * static and kinematic ones are asked for. */
+static inline bool query_wants(const carom_proxy* proxy, carom_aabb box, bool fixed_only) {
+    return (!fixed_only || proxy->body_type != CAROM_BODY_DYNAMIC) &&
+           carom_aabb_overlaps(proxy->fat_aabb, box);
+}
+
+static void query_box(carom_broad_phase* bp, carom_aabb box, bool fixed_only, int** out) {
     arrsetlen(*out, 0);
     if (bp->cell_size == 0.0) {
         return;
@@ -358,7 +365,7 @@ void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
          * find every live proxy whose fat box overlaps (each is listed in the cells of its
          * current box), so the answer does not depend on which cells the grid has made. */
         for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
-            if (bp->proxies[i].placed && carom_aabb_overlaps(bp->proxies[i].fat_aabb, box)) {
+            if (bp->proxies[i].placed && query_wants(&bp->proxies[i], box, fixed_only)) {
                 arrput(*out, i);
             }
         }
@@ -368,14 +375,14 @@ void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
         for (int x = x0; x <= x1; ++x) {
             carom_grid_cell* cell = find_cell(bp, x, y);
             for (int i = 0; cell != NULL && i < (int)arrlen(cell->proxies); ++i) {
-                if (carom_aabb_overlaps(bp->proxies[cell->proxies[i]].fat_aabb, box)) {
+                if (query_wants(&bp->proxies[cell->proxies[i]], box, fixed_only)) {
                     arrput(*out, cell->proxies[i]);
                 }
             }
         }
     }
     for (int i = 0; i < (int)arrlen(bp->large_proxies); ++i) {
-        if (carom_aabb_overlaps(bp->proxies[bp->large_proxies[i]].fat_aabb, box)) {
+        if (query_wants(&bp->proxies[bp->large_proxies[i]], box, fixed_only)) {
             arrput(*out, bp->large_proxies[i]);
         }
     }
@@ -390,6 +397,37 @@ void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
         }
     }
     arrsetlen(*out, unique);
+}
+
+void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out) {
+    query_box(bp, box, false, out);
+}
+
+void carom_broad_phase_query_fixed(carom_broad_phase* bp, carom_aabb box, int** out) {
+    query_box(bp, box, true, out);
+}
+
+/* The world's custom filter (carom_world_set_custom_filter) asked about each new pair, in
+ * ascending pair-key order, with the world locked as for any callback in a step; the pairs it
+ * refuses are dropped. */
+static void apply_custom_filter(carom_world* world) {
+    carom_broad_phase* bp = &world->broad_phase;
+    if (world->custom_filter == NULL || bp->candidates_overflow) {
+        return;
+    }
+    world->locked_by = "inside a custom filter callback; do it after carom_world_step returns";
+    int kept = 0;
+    for (int i = 0; i < (int)arrlen(bp->candidate_pairs); ++i) {
+        uint64_t key = bp->candidate_pairs[i];
+        const carom_shape* a = &world->shapes[(int)(key >> 32)];
+        const carom_shape* b = &world->shapes[(int)(key & 0xffffffffu)];
+        if (world->custom_filter(carom_make_shape_id(world, a), carom_make_shape_id(world, b),
+                                 world->custom_filter_context)) {
+            bp->candidate_pairs[kept++] = key;
+        }
+    }
+    arrsetlen(bp->candidate_pairs, kept);
+    world->locked_by = NULL;
 }
 
 bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
@@ -420,6 +458,7 @@ bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
         }
     }
     sort_unique_candidates(bp);
+    apply_custom_filter(world);
     int count = (int)arrlen(bp->candidate_pairs);
     *new_pairs = count;
     if (bp->candidates_overflow || count > bp->candidate_room) {

@@ -28,6 +28,7 @@ typedef struct carom_proxy {
     carom_aabb fat_aabb;
     carom_filter filter;
     bool is_sensor;
+    bool disabled; /* its body is disabled: it stays listed but never pairs */
     int body;
     carom_body_type body_type;
     int x0, y0, x1, y1; /* cell range covered, when placed */
@@ -72,6 +73,10 @@ bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs);
 /* The shapes whose fat boxes overlap `box`, in ascending id order without repeats, into the
  * stb_ds array *out (emptied first). Empty before the first pair update (no cell size yet). */
 void carom_broad_phase_query(carom_broad_phase* bp, carom_aabb box, int** out);
+/* The same, of the shapes of static and kinematic bodies only: what a sweep that ignores dynamic
+ * bodies can hit (continuous collision of a body that is not a bullet). A box over a pile of
+ * moving bodies then costs a scan, not a sort of the pile. */
+void carom_broad_phase_query_fixed(carom_broad_phase* bp, carom_aabb box, int** out);
 /* Snapshot restore (snapshot_read.c), first: the chosen cell size (0: not chosen yet); a change
  * unplaces every proxy. Empties the moved list, which restore_proxy fills again. */
 void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size);

@@ -54,10 +54,37 @@ static carom_sweep standstill(const carom_body* body) {
     return sweep;
 }
 
+/* What the user's callbacks decided about the pair (carom_world_set_pre_solve, _custom_filter):
+ * a contact the pre-solve disabled this step is not swept against either, and with a custom
+ * filter, a pair without a contact is asked as the broad phase would ask it. */
+static bool callbacks_allow(const carom_world* world, const carom_shape* mine,
+                            const carom_shape* other) {
+    if (world->pre_solve == NULL && world->custom_filter == NULL) {
+        return true;
+    }
+    int contact = carom_hash_map_get(&world->pair_map, carom_pair_key(mine->id, other->id));
+    if (contact >= 0) {
+        return !world->contacts[contact].disabled;
+    }
+    if (world->custom_filter == NULL) {
+        return true;
+    }
+    bool mine_first = mine->id < other->id;
+    const carom_shape* a = mine_first ? mine : other;
+    const carom_shape* b = mine_first ? other : mine;
+    carom_world* locked = (carom_world*)world; /* only the lock's message changes */
+    locked->locked_by = "inside a custom filter callback; do it after carom_world_step returns";
+    bool allowed = world->custom_filter(carom_make_shape_id(world, a),
+                                        carom_make_shape_id(world, b),
+                                        world->custom_filter_context) != 0;
+    locked->locked_by = NULL;
+    return allowed;
+}
+
 static bool may_hit(const carom_world* world, const carom_body* body, const carom_shape* mine,
                     const carom_shape* other, bool statics_only) {
     const carom_body* other_body = &world->bodies[other->body];
-    if (other_body->id == body->id || other->is_sensor || mine->is_sensor ||
+    if (other_body->id == body->id || other_body->disabled || other->is_sensor || mine->is_sensor ||
         !carom_filters_collide(mine->filter, other->filter)) {
         return false;
     }
@@ -69,7 +96,10 @@ static bool may_hit(const carom_world* world, const carom_body* body, const caro
             return false;
         }
     }
-    return other_body->type != CAROM_BODY_DYNAMIC || (body->bullet && !statics_only);
+    if (!(other_body->type != CAROM_BODY_DYNAMIC || (body->bullet && !statics_only))) {
+        return false;
+    }
+    return callbacks_allow(world, mine, other);
 }
 
 /* A pair already touching at the start of the step is the solver's, but the solver sees only
@@ -158,7 +188,14 @@ static void find_first_hit(carom_world* world, const carom_body* body, double ta
     hit->t = 1.0;
     hit->other_body = -1;
     hit->touching_count = 0;
-    carom_broad_phase_query(&world->broad_phase, swept_box(body), &world->continuous_candidates);
+    /* A sweep that can hit only static and kinematic shapes (may_hit) asks for those alone. */
+    if (statics_only || !body->bullet) {
+        carom_broad_phase_query_fixed(&world->broad_phase, swept_box(body),
+                                      &world->continuous_candidates);
+    } else {
+        carom_broad_phase_query(&world->broad_phase, swept_box(body),
+                                &world->continuous_candidates);
+    }
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
         const carom_shape* mine = &world->shapes[s];
         carom_convex_shape my_geometry = toi_shape(mine);

@@ -165,4 +165,12 @@ carom_status carom_check_unit_interval(double value, const char* what) {
     return status;
 }
 
-const char* carom_version_string(void) { return "0.1.0"; }
+/* Spelled from base.h's numbers, so the string cannot drift from them (meson.build checks those
+ * against the project version). */
+#define CAROM_STRINGIFY(x) #x
+#define CAROM_VERSION_TEXT(major, minor, patch)                                                    \
+    CAROM_STRINGIFY(major) "." CAROM_STRINGIFY(minor) "." CAROM_STRINGIFY(patch)
+
+const char* carom_version_string(void) {
+    return CAROM_VERSION_TEXT(CAROM_VERSION_MAJOR, CAROM_VERSION_MINOR, CAROM_VERSION_PATCH);
+}

@@ -20,6 +20,12 @@
 #pragma GCC optimize("fp-contract=off", "no-tree-vectorize")
 #endif
 
+/* MinGW-w64 (Windows): the C99 printf family of MinGW's own runtime rather than msvcrt's, which
+ * has no %zu, for the error messages. It must come before the first system header. */
+#if defined(__MINGW32__) && !defined(__USE_MINGW_ANSI_STDIO)
+#define __USE_MINGW_ANSI_STDIO 1
+#endif
+
 #include "carom/base.h"
 
 #include <stdbool.h>
@@ -51,8 +57,14 @@ void carom_free(void* pointer);
 
 /* Record a failure for carom_last_status()/carom_last_error() and return its status, so that
  * API functions can write `return carom_fail(CAROM_ERROR_..., "...", ...);`. */
+/* The format checks of the printf family in use: MinGW's C99 one (above), not msvcrt's. */
+#if defined(__MINGW32__)
+#define CAROM_PRINTF_FORMAT gnu_printf
+#else
+#define CAROM_PRINTF_FORMAT printf
+#endif
 carom_status carom_fail(carom_status status, const char* format, ...)
-    __attribute__((format(printf, 2, 3)));
+    __attribute__((format(CAROM_PRINTF_FORMAT, 2, 3)));
 
 /* Checks shared by the API boundary: each records a message naming `what` on failure. */
 carom_status carom_check_finite(double value, const char* what);

@@ -34,7 +34,19 @@ static bool awake_dynamic_body(const carom_world* world, int body) {
            !world->bodies[body].asleep;
 }
 
-/* Bring world->awake_joints up to date: the joints with an awake dynamic body, ascending. */
+/* A joint of a disabled body does nothing until the body is enabled again. */
+static bool has_disabled_body(const carom_world* world, const carom_joint* joint) {
+    for (int e = 0; e < 2; ++e) {
+        int body = joint->edges[e].body;
+        if (body >= 0 && world->bodies[body].disabled) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Bring world->awake_joints up to date: the joints with an awake dynamic body and no disabled
+ * one, ascending. */
 static void refresh_awake_joints(carom_world* world) {
     if (world->awake_joints_revision == world->awake_revision) {
         return;
@@ -42,8 +54,9 @@ static void refresh_awake_joints(carom_world* world) {
     arrsetlen(world->awake_joints, 0);
     for (int i = 0; i < (int)arrlen(world->joints); ++i) {
         const carom_joint* joint = &world->joints[i];
-        if (joint->id >= 0 && (awake_dynamic_body(world, joint->edges[0].body) ||
-                               awake_dynamic_body(world, joint->edges[1].body))) {
+        if (joint->id >= 0 && !has_disabled_body(world, joint) &&
+            (awake_dynamic_body(world, joint->edges[0].body) ||
+             awake_dynamic_body(world, joint->edges[1].body))) {
             arrput(world->awake_joints, i);
         }
     }

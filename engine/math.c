@@ -52,8 +52,20 @@ static double cos_kernel(double r) {
     return (1.0 - half_r2) + r2 * r2 * p;
 }
 
+/* The reduction above is exact while |k| < 2^20; past that k * PIO2_1 rounds, and past about
+ * 1e17 the remainder leaves the kernels' range and the "rotation" is not of unit length (1e24 gave
+ * a cosine of 1e119). Angles the API accepts (within CAROM_MAX_MAGNITUDE) keep the reduction
+ * above; larger ones, which only continuous collision's sweep of a fast spin over a long step
+ * makes, are first brought into [0, 2 pi) by fmod, which is exact (so the same on every
+ * platform). A double that large is hundreds of turns apart from its neighbours anyway: any unit
+ * rotation is as true as another, but it must be one. */
+static double reduce_huge_angle(double angle) {
+    return fabs(angle) <= CAROM_MAX_MAGNITUDE ? angle : fmod(angle, 2.0 * CAROM_PI);
+}
+
 carom_rot carom_make_rot(double angle) {
     CAROM_ASSERT(isfinite(angle));
+    angle = reduce_huge_angle(angle);
     double k = nearbyint(angle * (2.0 / CAROM_PI));
     double r = angle - k * PIO2_1;
     r = r - k * PIO2_2;

@@ -16,9 +16,14 @@
  * side; otherwise the lower shape id is A. The normal points from A to B. Sensor contacts are
  * tracked like the others but never reach the solver.
  *
- * Events: a contact's `touching` flag (a point within CAROM_TOUCHING_DISTANCE; for a sensor,
- * overlap) is compared after each update, and a change is recorded as a begin or end event in
- * contact-id order; a touching contact that is destroyed records its end. */
+ * Events: a contact's `touching` flag says what its events have reported. It is compared after
+ * each update with whether the manifold has a point within CAROM_TOUCHING_DISTANCE (for a
+ * sensor, overlap), and a change is recorded as a begin or end event in contact-id order; a
+ * touching contact that is destroyed records its end. A contact whose points are all farther
+ * apart than that but still speculative goes to the solver, which may close the gap and push
+ * within the step: a fast glancing blow often begins and ends inside one step. Its flag is left
+ * for the solver's stage to settle (settle_touching in solver.c): it touched if the solver
+ * pushed, and then its begin (and its hit) is reported in the same step, its end at the next. */
 #include "core.h"
 
 #include "ds.h"
@@ -84,8 +89,7 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
     carom_hash_map_set(&world->pair_map, contact->pair_key, id);
 }
 
-/* Whether a contact counts as touching for events. */
-static bool is_touching(const carom_contact* contact) {
+bool carom_contact_points_touch(const carom_contact* contact) {
     if (contact->is_sensor) {
         return contact->point_count > 0;
     }
@@ -95,6 +99,36 @@ static bool is_touching(const carom_contact* contact) {
         }
     }
     return false;
+}
+
+carom_manifold carom_contact_get_manifold(const carom_contact* contact) {
+    carom_manifold manifold;
+    memset(&manifold, 0, sizeof(manifold));
+    manifold.normal = contact->normal;
+    manifold.point_count = contact->point_count;
+    for (int i = 0; i < contact->point_count; ++i) {
+        manifold.points[i].point = contact->points[i].point;
+        manifold.points[i].separation = contact->points[i].separation;
+        manifold.points[i].id = contact->points[i].id;
+    }
+    return manifold;
+}
+
+/* The fastest approach of the contact's points along its normal, from the bodies' velocities
+ * (m/s; negative when every point is separating). 0 for a contact without points. */
+static double approach_speed(const carom_world* world, const carom_contact* contact) {
+    const carom_body* a = &world->bodies[contact->edges[0].body];
+    const carom_body* b = &world->bodies[contact->edges[1].body];
+    double fastest = -INFINITY;
+    for (int i = 0; i < contact->point_count; ++i) {
+        carom_vec2 point = contact->points[i].point;
+        carom_vec2 va = carom_add(a->linear_velocity,
+                                  carom_cross_sv(a->angular_velocity, carom_sub(point, a->center)));
+        carom_vec2 vb = carom_add(b->linear_velocity,
+                                  carom_cross_sv(b->angular_velocity, carom_sub(point, b->center)));
+        fastest = carom_max_d(fastest, -carom_dot(carom_sub(vb, va), contact->normal));
+    }
+    return contact->point_count > 0 ? fastest : 0.0;
 }
 
 /* Record the begin or end of a contact's touching as a contact or sensor event. */
@@ -111,11 +145,19 @@ static void report_touch_change(carom_world* world, const carom_contact* contact
             arrput(world->sensor_end_events, event);
         }
     } else if (begins) {
-        carom_contact_begin_event event = {id_a, id_b};
+        carom_contact_begin_event event = {id_a, id_b, carom_contact_get_manifold(contact),
+                                           approach_speed(world, contact)};
         arrput(world->begin_events, event);
     } else {
         carom_contact_end_event event = {id_a, id_b};
         arrput(world->end_events, event);
+    }
+}
+
+void carom_contact_set_touching(carom_world* world, carom_contact* contact, bool touching) {
+    if (touching != contact->touching) {
+        contact->touching = touching;
+        report_touch_change(world, contact, touching);
     }
 }
 
@@ -235,7 +277,8 @@ static bool try_recycle(const carom_world* world, carom_contact* contact, const 
     double extent_b = body_b->type == CAROM_BODY_STATIC ? 0.0 : body_b->max_extent;
     double moved = carom_distance(pose.p, contact->cached_pose.p) +
                    carom_max_d(extent_a, extent_b) * fabs(turn.s);
-    double tolerance = contact->touching
+    /* the manifold's own touching, not the event flag, which the solver may have set */
+    double tolerance = carom_contact_points_touch(contact)
                            ? recycle_distance
                            : carom_min_d(recycle_distance, world->def.speculative_distance);
     if (!(carom_min_d(cos_a, cos_b) > RECYCLE_COS_ANGLE && moved < tolerance)) {
@@ -316,10 +359,34 @@ static void update_contact(carom_world* world, carom_contact* contact, double dt
     }
 }
 
+/* The pre-solve callback's verdict on a contact with points (carom_world_set_pre_solve), asked
+ * in contact-id order with the world locked. A disabled contact forgets its impulses, so that
+ * it does not warm start from a push it never made when it is enabled again. */
+static bool pre_solve_enables(carom_world* world, carom_contact* contact) {
+    contact->disabled = false;
+    if (world->pre_solve == NULL || contact->point_count == 0 || contact->is_sensor) {
+        return true;
+    }
+    carom_manifold manifold = carom_contact_get_manifold(contact);
+    world->locked_by = "inside a pre-solve callback; do it after carom_world_step returns";
+    bool enabled = world->pre_solve(carom_make_shape_id(world, &world->shapes[contact->shape_a]),
+                                    carom_make_shape_id(world, &world->shapes[contact->shape_b]),
+                                    &manifold, world->pre_solve_context) != 0;
+    world->locked_by = NULL;
+    if (!enabled) {
+        contact->disabled = true;
+        for (int i = 0; i < contact->point_count; ++i) {
+            contact->points[i].normal_impulse = 0.0;
+            contact->points[i].tangent_impulse = 0.0;
+        }
+    }
+    return enabled;
+}
+
 /* Whether the contact is something the solver must push: points, no sensor, and a body that
  * moves or may be moved. */
 static bool solver_needs(const carom_world* world, const carom_contact* contact) {
-    return contact->point_count > 0 && !contact->is_sensor &&
+    return contact->point_count > 0 && !contact->is_sensor && !contact->disabled &&
            (carom_body_is_active(&world->bodies[contact->edges[0].body]) ||
             carom_body_is_active(&world->bodies[contact->edges[1].body]));
 }
@@ -359,10 +426,14 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
             continue;
         }
         update_contact(world, contact, dt);
-        bool touching = is_touching(contact);
-        if (touching != contact->touching) {
-            contact->touching = touching;
-            report_touch_change(world, contact, touching);
+        if (!pre_solve_enables(world, contact)) {
+            carom_contact_set_touching(world, contact, false);
+            continue; /* neither solved nor waking anything this step */
+        }
+        bool touching = carom_contact_points_touch(contact);
+        bool solver_decides = !touching && contact->point_count > 0 && !contact->is_sensor;
+        if (!solver_decides) {
+            carom_contact_set_touching(world, contact, touching);
         }
         if (contact->point_count > 0 && !contact->is_sensor) {
             /* an active body touches a sleeping one: wake its island */

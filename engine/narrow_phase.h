@@ -34,7 +34,9 @@ typedef struct carom_contact {
     int point_count;
     carom_contact_edge edges[2]; /* edges[0] in body A's list, edges[1] in body B's */
     bool is_sensor;     /* either shape is a sensor: overlap only, no push */
-    bool touching;      /* for events: within CAROM_TOUCHING_DISTANCE (sensors: overlapping) */
+    bool disabled;      /* the pre-solve callback disabled it for this step: not solved */
+    bool touching;      /* what events reported: a point within CAROM_TOUCHING_DISTANCE (sensors:
+                           overlapping), or pushed by the solver this step (narrow_phase.c) */
     double friction;    /* sqrt(friction_a * friction_b) */
     double restitution; /* max(restitution_a, restitution_b) */
     carom_vec2 normal;  /* from shape A to shape B */
@@ -54,6 +56,14 @@ typedef struct carom_contact {
 static inline int carom_contact_rank(carom_shape_type type) {
     return type == CAROM_SHAPE_CHAIN_SEGMENT ? 0 : type == CAROM_SHAPE_CIRCLE ? 2 : 1;
 }
+
+/* Whether the contact's manifold touches: a point within CAROM_TOUCHING_DISTANCE (a sensor's:
+ * any overlap). */
+bool carom_contact_points_touch(const carom_contact* contact);
+/* The contact's manifold in its public form. */
+carom_manifold carom_contact_get_manifold(const carom_contact* contact);
+/* Set the contact's event flag, recording a begin or end event when it changes. */
+void carom_contact_set_touching(carom_world* world, carom_contact* contact, bool touching);
 
 /* Create the contact for a new pair (shape ids in any order). */
 void carom_create_contact(carom_world* world, int shape_a, int shape_b);

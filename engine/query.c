@@ -30,7 +30,8 @@ static void gather(carom_world* world, carom_aabb box, carom_filter filter, bool
     int kept = 0;
     for (int i = 0; i < (int)arrlen(world->query_shapes); ++i) {
         const carom_shape* shape = &world->shapes[world->query_shapes[i]];
-        if ((sensors || !shape->is_sensor) && carom_filters_collide(filter, shape->filter)) {
+        if ((sensors || !shape->is_sensor) && carom_filters_collide(filter, shape->filter) &&
+            !world->bodies[shape->body].disabled) {
             world->query_shapes[kept++] = world->query_shapes[i];
         }
     }

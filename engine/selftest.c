@@ -14,7 +14,8 @@
  * The hash is FNV-1a 64 over, for each dynamic body in creation order, the IEEE 754 bits of
  * position x, y, rotation cosine, sine, linear velocity x, y and angular velocity, each double
  * fed least significant byte first, byte by byte: no struct is hashed, so padding and the
- * machine's byte order never matter. tests/determinism/determinism.c hashes the same way.
+ * machine's byte order never matter. That is carom_bodies_hash over the dynamic bodies, the
+ * state hash every program of the project uses (docs/determinism.md).
  *
  * The golden value below changes whenever the engine's arithmetic changes on purpose;
  * tests/determinism/regenerate.sh rewrites it together with tests/determinism/golden.txt. */
@@ -37,34 +38,6 @@ typedef struct selftest_scene {
     int body_count;
     carom_body_id launched; /* the ball that is thrown into the stack at the launch step */
 } selftest_scene;
-
-static uint64_t hash_double(uint64_t hash, double value) {
-    uint64_t bits;
-    memcpy(&bits, &value, sizeof bits);
-    for (int i = 0; i < 8; ++i) {
-        hash ^= (bits >> (8 * i)) & 0xffu;
-        hash *= UINT64_C(1099511628211);
-    }
-    return hash;
-}
-
-static uint64_t hash_scene(const selftest_scene* scene) {
-    uint64_t hash = UINT64_C(14695981039346656037);
-    for (int i = 0; i < scene->body_count; ++i) {
-        carom_body_id body = scene->bodies[i];
-        carom_vec2 position = carom_body_get_position(body);
-        carom_rot rotation = carom_body_get_rotation(body);
-        carom_vec2 velocity = carom_body_get_linear_velocity(body);
-        hash = hash_double(hash, position.x);
-        hash = hash_double(hash, position.y);
-        hash = hash_double(hash, rotation.c);
-        hash = hash_double(hash, rotation.s);
-        hash = hash_double(hash, velocity.x);
-        hash = hash_double(hash, velocity.y);
-        hash = hash_double(hash, carom_body_get_angular_velocity(body));
-    }
-    return hash;
-}
 
 /* A dynamic body at position, turned by angle, with one shape; returns 0 or the failing status.
  * Exactly one of circle and polygon is not NULL. */
@@ -191,7 +164,7 @@ carom_status carom_determinism_selftest(uint64_t* hash_out) {
         return carom_last_status();
     }
     carom_status status = run_scene(&scene);
-    uint64_t hash = status == CAROM_OK ? hash_scene(&scene) : 0;
+    uint64_t hash = status == CAROM_OK ? carom_bodies_hash(scene.bodies, scene.body_count) : 0;
     carom_destroy_world(scene.world);
     if (status != CAROM_OK) {
         return status;

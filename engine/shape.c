@@ -211,6 +211,7 @@ static carom_shape_id add_shape(carom_world* world, carom_body* body, const caro
     carom_aabb fat = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
     carom_broad_phase_create_proxy(&world->broad_phase, id, carom_quantize_fat_aabb(fat),
                                    body->id, body->type, shape->filter, shape->is_sensor);
+    world->broad_phase.proxies[id].disabled = body->disabled;
     if (!carom_sleeps_alone_untouched(world, body)) {
         carom_wake_body(world, body); /* a new shape may overlap what the body rests on */
     }

@@ -82,15 +82,26 @@ static inline void carom_store_le64(uint8_t* p, uint64_t value) {
 }
 #endif
 
-/* The oldest format version this build reads. Version 2 has no joints; version 3
- * (CAROM_SNAPSHOT_VERSION) adds the world's joint settings to the scene's world settings, the
- * joints to the scene part (after the vehicles) and their state to the state part (after the
- * vehicles' state). */
+/* The oldest format version this build reads. Version 2 has no joints; version 3 adds the
+ * world's joint settings to the scene's world settings, the joints to the scene part (after the
+ * vehicles) and their state to the state part (after the vehicles' state); version 4
+ * (CAROM_SNAPSHOT_VERSION) adds a byte of body options (fixed rotation, mass override, disabled) to each live body of the scene part
+ * (after its bullet flag: BODY_OPTION_*), followed by the mass override when it has one. */
 #define OLDEST_VERSION 2
 
-/* The version a world is written in: 2 while version 2 holds all of it (no joint has ever been
- * created, the joint settings are the defaults), so that such worlds keep the bytes, checksums
- * and readers they had; else CAROM_SNAPSHOT_VERSION. */
+/* Body options in the scene part (version 4). */
+enum {
+    BODY_OPTION_FIXED_ROTATION = 1,
+    BODY_OPTION_MASS_OVERRIDE = 2,
+    BODY_OPTION_DISABLED = 4,
+    BODY_OPTIONS_ALL = 7
+};
+
+/* The version a world is written in: the oldest that holds all of it, so that worlds keep the
+ * bytes, checksums and readers they had: 2 while no joint has ever been created and the joint
+ * settings are the defaults, 4 while a body has options (fixed rotation, a mass override,
+ * disabled), else
+ * 3. */
 int carom_snapshot_world_version(const carom_world* world);
 
 typedef struct carom_joint carom_joint;

@@ -98,6 +98,7 @@ static void commit_scene(carom_world* world, scene_data* scene) {
             carom_aabb none = {{0.0, 0.0}, {0.0, 0.0}};
             carom_broad_phase_create_proxy(&world->broad_phase, i, none, body->id, body->type,
                                            shape->filter, shape->is_sensor);
+            world->broad_phase.proxies[i].disabled = body->disabled;
         }
     }
     for (int i = 0; i < (int)arrlen(world->vehicles); ++i) {
@@ -276,6 +277,7 @@ static void commit_state(carom_world* world, state_data* state, bool scene_kept)
     arrsetlen(world->hit_events, 0);
     arrsetlen(world->sensor_begin_events, 0);
     arrsetlen(world->sensor_end_events, 0);
+    arrsetlen(world->body_move_events, 0);
 }
 
 /* ---- The API ---------------------------------------------------------------------------- */

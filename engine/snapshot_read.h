@@ -194,7 +194,8 @@ typedef struct scene_view {
 } scene_view;
 
 /* ---- The byte reader and the part headers (snapshot_decode.c) ---- */
-void reader_fail(reader* r, const char* format, ...) __attribute__((format(printf, 2, 3)));
+void reader_fail(reader* r, const char* format, ...)
+    __attribute__((format(CAROM_PRINTF_FORMAT, 2, 3)));
 void fail_truncated(reader* r);
 void fail_index(reader* r, int64_t index, int limit, const char* what);
 void fail_number(reader* r, double value, double minimum, const char* what, int index);

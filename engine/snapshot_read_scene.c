@@ -6,6 +6,7 @@
 #include "snapshot_read.h"
 #include "world.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,7 +88,24 @@ void read_pool(reader* r, carom_id_pool* pool, uint8_t** marks, int extra_slots,
     }
 }
 
-static void read_body(reader* r, carom_body* body, int id, int shape_slots) {
+/* Version 4: the body's options and mass override, checked as carom_body_set_mass_data does. */
+static void read_body_options(reader* r, carom_body* body, int id) {
+    uint8_t options = get_u8(r);
+    if (!r->failed && (options & ~BODY_OPTIONS_ALL) != 0) {
+        reader_fail(r, "body %d has unknown options %u", id, options);
+    }
+    body->fixed_rotation = (options & BODY_OPTION_FIXED_ROTATION) != 0;
+    body->mass_override = (options & BODY_OPTION_MASS_OVERRIDE) != 0;
+    body->disabled = (options & BODY_OPTION_DISABLED) != 0;
+    if (body->mass_override) {
+        body->override_mass.mass = get_number(r, DBL_MIN, "mass override of body", id);
+        body->override_mass.center = get_vec2(r, "mass override center of body", id);
+        body->override_mass.rotational_inertia =
+            get_number(r, 0.0, "mass override inertia of body", id);
+    }
+}
+
+static void read_body(reader* r, carom_body* body, int id, int shape_slots, int version) {
     uint8_t type = get_u8(r);
     if (!r->failed && type > CAROM_BODY_DYNAMIC) {
         reader_fail(r, "body %d has type %u", id, type);
@@ -97,6 +115,9 @@ static void read_body(reader* r, carom_body* body, int id, int shape_slots) {
     body->angular_damping = get_number(r, 0.0, "angular damping of body", id);
     body->gravity_scale = get_number(r, -CAROM_MAX_MAGNITUDE, "gravity scale of body", id);
     body->bullet = get_flag(r, "bullet flag of body", id);
+    if (version >= 4) {
+        read_body_options(r, body, id);
+    }
     body->first_shape = get_index(r, shape_slots, true, "first shape of a body");
 }
 
@@ -479,7 +500,7 @@ void read_scene(reader* r, scene_data* scene, uint8_t** marks, int version) {
         body->transform.q = carom_make_rot(0.0);
         if (body->id >= 0) {
             /* shape slots are not known yet: checked against them below */
-            read_body(r, body, i, MAX_SLOTS);
+            read_body(r, body, i, MAX_SLOTS, version);
         }
     }
     read_pool(r, &scene->shape_pool, marks, 0, "shape slots");

@@ -79,6 +79,7 @@ static void set_contact_head(carom_contact* c, const scene_view* view, int id, i
     c->restitution = 0.0;
     c->point_count = flags & 3;
     c->touching = (flags & CONTACT_TOUCHING) != 0;
+    c->disabled = false; /* the pre-solve callback decides again at the next step */
     c->manifold_cached = (flags & CONTACT_CACHED) != 0;
     c->pair_key = carom_pair_key(shape_a, shape_b);
     const shape_slot* a = &view->shapes[shape_a];

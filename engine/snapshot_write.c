@@ -457,7 +457,25 @@ int carom_snapshot_world_version(const carom_world* world) {
     bool joint_settings_default = same_bits(world->def.joint_hertz, defaults.joint_hertz) &&
                                   same_bits(world->def.joint_damping_ratio,
                                             defaults.joint_damping_ratio);
-    return world->joint_pool.next_id == 0 && joint_settings_default ? 2 : CAROM_SNAPSHOT_VERSION;
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        const carom_body* body = &world->bodies[i];
+        if (body->id >= 0 && (body->fixed_rotation || body->mass_override || body->disabled)) {
+            return 4;
+        }
+    }
+    return world->joint_pool.next_id == 0 && joint_settings_default ? 2 : 3;
+}
+
+/* Version 4: the body's options, then its mass override if it has one. */
+static void write_body_options(writer* w, const carom_body* body) {
+    put_u8(w, (uint8_t)((body->fixed_rotation ? BODY_OPTION_FIXED_ROTATION : 0) |
+                        (body->mass_override ? BODY_OPTION_MASS_OVERRIDE : 0) |
+                        (body->disabled ? BODY_OPTION_DISABLED : 0)));
+    if (body->mass_override) {
+        put_f64(w, body->override_mass.mass);
+        put_vec2(w, body->override_mass.center);
+        put_f64(w, body->override_mass.rotational_inertia);
+    }
 }
 
 static void write_scene_payload(writer* w, const carom_world* world) {
@@ -472,6 +490,9 @@ static void write_scene_payload(writer* w, const carom_world* world) {
             put_f64(w, body->angular_damping);
             put_f64(w, body->gravity_scale);
             put_u8(w, body->bullet);
+            if (w->version >= 4) {
+                write_body_options(w, body);
+            }
             put_uvar(w, (uint64_t)(body->first_shape + 1));
         }
     }

@@ -492,7 +492,7 @@ static carom_vec2 wheel_force(carom_world* world, carom_vehicle* vehicle, const 
 static void step_vehicle(carom_world* world, carom_vehicle* vehicle, double dt) {
     carom_body* body = &world->bodies[vehicle->body];
     CAROM_ASSERT(body->id == vehicle->body && body->generation == vehicle->body_generation);
-    if (body->asleep || body->inv_mass == 0.0) {
+    if (body->asleep || body->disabled || body->inv_mass == 0.0) {
         return;
     }
     if (vehicle->input.throttle != 0.0) {

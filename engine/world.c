@@ -245,6 +245,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->hit_events);
     arrfree(world->sensor_begin_events);
     arrfree(world->sensor_end_events);
+    arrfree(world->body_move_events);
     carom_id_pool_destroy(&world->body_pool);
     carom_id_pool_destroy(&world->shape_pool);
     carom_id_pool_destroy(&world->contact_pool);
@@ -265,6 +266,9 @@ int carom_world_is_valid(carom_world_id id) {
 }
 
 static bool visited_awake(const carom_body* body) {
+    if (body->disabled) {
+        return false;
+    }
     return body->type == CAROM_BODY_KINEMATIC || (body->type == CAROM_BODY_DYNAMIC && !body->asleep);
 }
 
@@ -310,6 +314,25 @@ static carom_status refuse_contacts(const carom_world* world, int new_pairs) {
                       carom_id_pool_count(&world->contact_pool), world->def.max_contacts);
 }
 
+/* Body move events: the bodies this step's solver moved whose pose changed or that fell asleep,
+ * in the solver's order (ascending id), read after continuous collision and sleep have had their
+ * say. */
+static void record_body_moves(carom_world* world) {
+    const carom_solver* solver = &world->solver;
+    arrsetlen(world->body_move_events, 0);
+    for (int i = 0; i < solver->moving_count; ++i) {
+        const carom_body* body = &world->bodies[solver->state_bodies[i]];
+        bool moved = body->sweep.c1.x != body->center.x || body->sweep.c1.y != body->center.y ||
+                     body->sweep.q1.c != body->transform.q.c ||
+                     body->sweep.q1.s != body->transform.q.s;
+        if (moved || body->asleep) {
+            carom_body_move_event event = {carom_make_body_id(world, body), body->transform,
+                                           body->user_data, body->asleep};
+            arrput(world->body_move_events, event);
+        }
+    }
+}
+
 carom_status carom_world_step(carom_world_id id, double dt) {
     carom_world* world = carom_get_world_checked(id);
     if (world == NULL) {
@@ -341,6 +364,7 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     arrsetlen(world->hit_events, 0);
     arrsetlen(world->sensor_begin_events, 0);
     arrsetlen(world->sensor_end_events, 0);
+    arrsetlen(world->body_move_events, 0);
     /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
     carom_narrow_phase_collide(world, dt);
     /* 2b. vehicles: tyre, drive, brake and drag forces at the wheels, for the solver */
@@ -351,6 +375,7 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     carom_continuous_step(world);
     /* 5. sleep: islands that have rested long enough stop being simulated */
     carom_sleep_step(world);
+    record_body_moves(world);
     world->step_count += 1;
     carom_unlock_world(world);
     return CAROM_OK;
@@ -420,7 +445,7 @@ carom_world_counters carom_world_get_counters(carom_world_id id) {
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         const carom_body* body = &world->bodies[i];
         counters.awake_body_count +=
-            body->id >= 0 && body->type != CAROM_BODY_STATIC && !body->asleep;
+            body->id >= 0 && body->type != CAROM_BODY_STATIC && !body->asleep && !body->disabled;
     }
     counters.sleeping_island_count = carom_id_pool_count(&world->island_pool);
     return counters;
@@ -471,6 +496,43 @@ carom_contact_events carom_world_get_contact_events(carom_world_id id) {
     return events;
 }
 
+carom_status carom_world_set_custom_filter(carom_world_id id, carom_custom_filter_fn* filter,
+                                           void* context) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "set the custom filter");
+    if (status == CAROM_OK) {
+        world->custom_filter = filter;
+        world->custom_filter_context = context;
+    }
+    return status;
+}
+
+carom_status carom_world_set_pre_solve(carom_world_id id, carom_pre_solve_fn* fn, void* context) {
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    carom_status status = carom_check_unlocked(world, "set the pre-solve callback");
+    if (status == CAROM_OK) {
+        world->pre_solve = fn;
+        world->pre_solve_context = context;
+    }
+    return status;
+}
+
+carom_body_events carom_world_get_body_events(carom_world_id id) {
+    carom_body_events events = {NULL, 0};
+    carom_world* world = carom_get_world_checked(id);
+    if (world != NULL) {
+        events.move_events = world->body_move_events;
+        events.move_count = (int)arrlen(world->body_move_events);
+    }
+    return events;
+}
+
 carom_sensor_events carom_world_get_sensor_events(carom_world_id id) {
     carom_sensor_events events = {NULL, 0, NULL, 0};
     carom_world* world = carom_get_world_checked(id);
@@ -483,12 +545,30 @@ carom_sensor_events carom_world_get_sensor_events(carom_world_id id) {
     return events;
 }
 
-/* FNV-1a 64, one double at a time, least significant byte first (carom_world_hash). */
+/* ---- The state hash (carom_world_hash, carom_bodies_hash) ----
+ * The one definition of carom's state hash, for the CLI's --hash, the self-test, the
+ * determinism program, the benchmarks and applications' desync checks alike (docs/
+ * determinism.md): FNV-1a 64 over seven doubles a body, each fed as its IEEE 754 bits, least
+ * significant byte first, so padding and the machine's byte order never enter it. The values are
+ * the ones the body getters return. */
+#define CAROM_HASH_OFFSET_BASIS UINT64_C(0xcbf29ce484222325)
+#define CAROM_HASH_PRIME UINT64_C(0x100000001b3)
+
 static uint64_t hash_double(uint64_t hash, double value) {
     uint64_t bits = 0;
     memcpy(&bits, &value, sizeof(bits));
     for (int byte = 0; byte < 8; ++byte) {
-        hash = (hash ^ ((bits >> (8 * byte)) & 0xffu)) * UINT64_C(0x100000001b3);
+        hash = (hash ^ ((bits >> (8 * byte)) & 0xffu)) * CAROM_HASH_PRIME;
+    }
+    return hash;
+}
+
+static uint64_t hash_body_state(uint64_t hash, const carom_body* body) {
+    double values[7] = {body->transform.p.x,   body->transform.p.y,     body->transform.q.c,
+                        body->transform.q.s,   body->linear_velocity.x, body->linear_velocity.y,
+                        body->angular_velocity};
+    for (int v = 0; v < 7; ++v) {
+        hash = hash_double(hash, values[v]);
     }
     return hash;
 }
@@ -498,19 +578,35 @@ uint64_t carom_world_hash(carom_world_id id) {
     if (world == NULL) {
         return 0;
     }
-    uint64_t hash = UINT64_C(0xcbf29ce484222325);
+    uint64_t hash = CAROM_HASH_OFFSET_BASIS;
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         const carom_body* body = &world->bodies[i];
-        if (body->id < 0) {
-            continue;
+        if (body->id >= 0) {
+            hash = hash_body_state(hash, body);
         }
-        double values[7] = {body->transform.p.x,      body->transform.p.y,
-                            body->transform.q.c,      body->transform.q.s,
-                            body->linear_velocity.x,  body->linear_velocity.y,
-                            body->angular_velocity};
-        for (int v = 0; v < 7; ++v) {
-            hash = hash_double(hash, values[v]);
+    }
+    return hash;
+}
+
+uint64_t carom_bodies_hash(const carom_body_id* bodies, int count) {
+    if (count < 0) {
+        carom_fail(CAROM_ERROR_OUT_OF_RANGE, "bodies hash: count is %d: it must be >= 0", count);
+        return 0;
+    }
+    if (bodies == NULL && count > 0) {
+        carom_fail(CAROM_ERROR_NULL_ARGUMENT, "bodies hash: the body array is NULL");
+        return 0;
+    }
+    uint64_t hash = CAROM_HASH_OFFSET_BASIS;
+    for (int i = 0; i < count; ++i) {
+        if (CAROM_IS_NULL(bodies[i])) {
+            continue; /* a body the application has dropped from its list */
         }
+        const carom_body* body = carom_get_body_checked(bodies[i], NULL, "bodies hash");
+        if (body == NULL) {
+            return 0;
+        }
+        hash = hash_body_state(hash, body);
     }
     return hash;
 }

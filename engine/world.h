@@ -56,6 +56,7 @@ struct carom_world {
     carom_contact_hit_event* hit_events;
     carom_sensor_event* sensor_begin_events;
     carom_sensor_event* sensor_end_events;
+    carom_body_move_event* body_move_events; /* of the last step, made at its end */
 
     carom_broad_phase broad_phase;
     carom_solver solver;
@@ -95,6 +96,13 @@ struct carom_world {
     int hit_event_shapes;
     uint64_t hit_event_shapes_revision; /* 0: never counted */
     struct carom_snapshot_scratch* snapshot; /* decoding scratch, made by the first restore */
+
+    /* The user's callbacks inside the step (carom_world_set_custom_filter, _pre_solve); not in
+     * snapshots: they are code, not state. */
+    carom_custom_filter_fn* custom_filter;
+    void* custom_filter_context;
+    carom_pre_solve_fn* pre_solve;
+    void* pre_solve_context;
 
     int massless_dynamic_count; /* dynamic bodies with zero mass: stepping is refused */
     int step_count;

@@ -55,17 +55,9 @@ carom_body_id test_make_box(carom_world_id world, carom_vec2 p, double hx, doubl
 }
 
 uint64_t test_hash_bodies(const carom_body_id* bodies, int count) {
-    uint64_t hash = 1469598103934665603ull;
-    for (int i = 0; i < count; ++i) {
-        carom_transform xf = carom_body_get_transform(bodies[i]);
-        carom_vec2 v = carom_body_get_linear_velocity(bodies[i]);
-        double values[7] = {xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y,
-                            carom_body_get_angular_velocity(bodies[i])};
-        const unsigned char* bytes = (const unsigned char*)values;
-        for (size_t b = 0; b < sizeof(values); ++b) {
-            hash = (hash ^ bytes[b]) * 1099511628211ull;
-        }
-    }
+    carom_clear_last_error();
+    uint64_t hash = carom_bodies_hash(bodies, count);
+    cr_assert_eq(carom_last_status(), CAROM_OK, "carom_bodies_hash failed: %s", carom_last_error());
     return hash;
 }
 

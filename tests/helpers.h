@@ -17,7 +17,7 @@ carom_body_id test_make_ball(carom_world_id world, carom_vec2 p, double radius, 
 /* A dynamic box (half extents hx, hy, density 1) at p turned by angle. */
 carom_body_id test_make_box(carom_world_id world, carom_vec2 p, double hx, double hy,
                             double angle, double friction, double restitution);
-/* FNV-1a over the exact bits of every body's pose and velocities: equal hashes, equal states. */
+/* carom_bodies_hash of the bodies, asserting that it succeeded: equal hashes, equal states. */
 uint64_t test_hash_bodies(const carom_body_id* bodies, int count);
 /* Step n times with dt. Aborts the test (via Criterion) if a step fails. */
 void test_step(carom_world_id world, double dt, int n);

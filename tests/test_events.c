@@ -159,3 +159,162 @@ Test(events, debug_draw_visits_every_shape_and_contact) {
     cr_assert_eq(counts.segments, 3, "one normal per point");
     carom_destroy_world(world);
 }
+
+/* ---- Events that agree (issue 16) -------------------------------------------------------- */
+
+/* The issue's glancing case: a 1,200 kg car-sized box at 18 m/s clips a 5.7 kg disc (a cone)
+ * lying partly in its path. Most of the contact lasts less than one step: the disc is knocked
+ * away within the step in which the box reaches it. */
+typedef struct glancing_result {
+    int begins, hits, ends;
+    int first_begin_step, first_hit_step, first_end_step;
+    int hits_before_begin;
+    double disc_speed;
+} glancing_result;
+
+static double next_uniform(uint64_t* state) {
+    /* splitmix64 */
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static glancing_result run_glancing(uint64_t seed) {
+    uint64_t rng = seed;
+    carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.linear_velocity = carom_v2(18.0, 0.0);
+    carom_body_id car = carom_create_body(world, &def);
+    carom_shape_def box_shape = carom_default_shape_def();
+    box_shape.density = 1200.0 / (4.5 * 1.8);
+    box_shape.enable_hit_events = 1;
+    carom_create_box_shape(car, &box_shape, 2.25, 0.9, carom_v2(0.0, 0.0), 0.0);
+    /* the disc reaching 0.02 to 0.28 m into the car's path (its centre beside the car's side),
+     * 3 to 3.3 m ahead of its front, so the meeting falls anywhere within a step */
+    def.linear_velocity = carom_v2(0.0, 0.0);
+    def.position = carom_v2(2.25 + 3.0 + 0.3 * next_uniform(&rng),
+                            0.9 + 0.3 - 0.02 - 0.26 * next_uniform(&rng));
+    carom_body_id disc = carom_create_body(world, &def);
+    carom_shape_def disc_shape = carom_default_shape_def();
+    disc_shape.density = 5.7 / (CAROM_PI * 0.09);
+    disc_shape.enable_hit_events = 1;
+    carom_circle circle = {{0.0, 0.0}, 0.3};
+    carom_shape_id cone = carom_create_circle_shape(disc, &disc_shape, &circle);
+    glancing_result result = {0, 0, 0, -1, -1, -1, 0, 0.0};
+    for (int step = 0; step < 60; ++step) {
+        test_step(world, 1.0 / 60.0, 1);
+        carom_contact_events events = carom_world_get_contact_events(world);
+        for (int i = 0; i < events.begin_count; ++i) {
+            if (carom_shape_id_equals(events.begin_events[i].shape_b, cone)) {
+                result.begins += 1;
+                result.first_begin_step = result.first_begin_step < 0 ? step
+                                                                      : result.first_begin_step;
+            }
+        }
+        for (int i = 0; i < events.hit_count; ++i) {
+            if (carom_shape_id_equals(events.hit_events[i].shape_b, cone)) {
+                result.hits += 1;
+                result.hits_before_begin += result.begins == 0;
+                result.first_hit_step = result.first_hit_step < 0 ? step : result.first_hit_step;
+            }
+        }
+        for (int i = 0; i < events.end_count; ++i) {
+            if (carom_shape_id_equals(events.end_events[i].shape_b, cone)) {
+                result.ends += 1;
+                result.first_end_step = result.first_end_step < 0 ? step : result.first_end_step;
+            }
+        }
+    }
+    result.disc_speed = carom_length(carom_body_get_linear_velocity(disc));
+    carom_destroy_world(world);
+    return result;
+}
+
+Test(events, a_disc_glanced_by_a_fast_box_reports_begin_hit_and_end_in_every_trial) {
+    int knocked = 0;
+    double slowest = INFINITY, fastest = 0.0;
+    for (uint64_t seed = 1; seed <= 100; ++seed) {
+        glancing_result r = run_glancing(seed);
+        if (r.disc_speed < 1.0) {
+            continue;
+        }
+        knocked += 1;
+        slowest = fmin(slowest, r.disc_speed);
+        fastest = fmax(fastest, r.disc_speed);
+        cr_assert(r.hits >= 1, "seed %d: knocked to %.2f m/s without a hit", (int)seed,
+                  r.disc_speed);
+        cr_assert_eq(r.hits_before_begin, 0, "seed %d: a hit before any begin", (int)seed);
+        cr_assert_eq(r.begins, 1, "seed %d: %d begins", (int)seed, r.begins);
+        cr_assert_eq(r.ends, 1, "seed %d: %d ends", (int)seed, r.ends);
+        cr_assert(r.first_begin_step <= r.first_hit_step && r.first_hit_step < r.first_end_step,
+                  "seed %d: begin at %d, hit at %d, end at %d", (int)seed, r.first_begin_step,
+                  r.first_hit_step, r.first_end_step);
+    }
+    cr_log_info("glancing: %d of 100 discs knocked, %.2f to %.2f m/s", knocked, slowest, fastest);
+    cr_assert_eq(knocked, 100, "every disc in the car's path is knocked");
+}
+
+Test(events, a_begin_event_carries_the_manifold_and_the_approach_speed) {
+    carom_world_id world = make_world();
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    test_make_ball(world, carom_v2(0.5, 1.0), 0.25, carom_v2(0.0, 0.0), 0.6, 0.0);
+    for (int step = 0; step < 60; ++step) {
+        test_step(world, 1.0 / 60.0, 1);
+        carom_contact_events events = carom_world_get_contact_events(world);
+        if (events.begin_count == 0) {
+            continue;
+        }
+        cr_assert_eq(events.begin_count, 1);
+        const carom_contact_begin_event* begin = &events.begin_events[0];
+        cr_assert_eq(begin->manifold.point_count, 1);
+        /* the ground box is A, the ball B: the normal points up */
+        cr_assert_float_eq(begin->manifold.normal.x, 0.0, 1e-12);
+        cr_assert_float_eq(begin->manifold.normal.y, 1.0, 1e-12);
+        cr_assert_float_eq(begin->manifold.points[0].point.x, 0.5, 1e-9);
+        cr_assert(fabs(begin->manifold.points[0].point.y) < 0.03, "y = %g",
+                  begin->manifold.points[0].point.y);
+        /* a fall of 0.75 m: sqrt(2 g h) = 3.87 m/s, within a step's gravity (0.17 m/s) */
+        cr_assert_float_eq(begin->approach_speed, sqrt(2.0 * 10.0 * 0.75), 0.2, "%g",
+                           begin->approach_speed);
+        carom_destroy_world(world);
+        return;
+    }
+    cr_assert_fail("the ball never landed");
+}
+
+Test(events, body_move_events_list_the_moved_bodies_with_their_user_data) {
+    carom_world_id world = make_world();
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_id ball = test_make_ball(world, carom_v2(0.0, 1.0), 0.25, carom_v2(0.0, 0.0), 0.6,
+                                        0.0);
+    int tag = 7;
+    carom_body_set_user_data(ball, &tag);
+    carom_body_def still = carom_default_body_def();
+    still.type = CAROM_BODY_KINEMATIC;
+    still.position = carom_v2(5.0, 5.0);
+    carom_body_id kinematic = carom_create_body(world, &still);
+    int moves = 0, fell_asleep = 0, after_sleep = 0;
+    for (int step = 0; step < 300; ++step) {
+        test_step(world, 1.0 / 60.0, 1);
+        carom_body_events events = carom_world_get_body_events(world);
+        for (int i = 0; i < events.move_count; ++i) {
+            const carom_body_move_event* move = &events.move_events[i];
+            cr_assert(carom_body_id_equals(move->body, ball), "only the ball moves");
+            cr_assert_eq(move->user_data, &tag);
+            carom_transform xf = carom_body_get_transform(ball);
+            cr_assert(xf.p.x == move->transform.p.x && xf.p.y == move->transform.p.y &&
+                      xf.q.c == move->transform.q.c && xf.q.s == move->transform.q.s);
+            moves += 1;
+            after_sleep += fell_asleep;
+            fell_asleep += move->fell_asleep;
+        }
+    }
+    cr_assert(!carom_body_is_awake(ball), "the ball fell asleep");
+    cr_assert_eq(fell_asleep, 1, "one move event says it fell asleep");
+    cr_assert_eq(after_sleep, 0, "nothing moves once it sleeps");
+    cr_assert(moves > 23, "%d moves", moves);
+    (void)kinematic;
+    carom_destroy_world(world);
+}

@@ -156,6 +156,21 @@ Test(math, make_rot_is_unit_length_to_4e_minus_16) {
     cr_expect_lt(worst_norm_error, 4e-16, "|c^2 + s^2 - 1| reached %.3g", worst_norm_error);
 }
 
+/* Continuous collision sweeps a body turning at up to 2e12 rad/s through a step of up to 1e12 s:
+ * angles far beyond what the reduction handles exactly. Each must still give a unit rotation (1e24
+ * once gave a cosine of -1.7e119, and 1e100 an infinite one). */
+Test(math, make_rot_of_any_finite_angle_is_a_unit_rotation) {
+    const double angles[] = {1e13, 1e15, 1e17, 1e18, 1e20, 2e24, 1e30, 1e100, 1e300, DBL_MAX};
+    for (int i = 0; i < (int)(sizeof angles / sizeof angles[0]); ++i) {
+        for (int sign = -1; sign <= 1; sign += 2) {
+            double angle = sign * angles[i];
+            carom_rot q = carom_make_rot(angle);
+            double norm_error = fabs(q.c * q.c + q.s * q.s - 1.0);
+            cr_expect_lt(norm_error, 4e-16, "angle %g: (%g, %g)", angle, q.c, q.s);
+        }
+    }
+}
+
 Test(math, make_rot_of_zero_is_exactly_the_identity) {
     carom_rot q = carom_make_rot(0.0);
     cr_expect_eq(q.c, 1.0);

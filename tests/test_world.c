@@ -196,13 +196,19 @@ Test(world, extreme_but_valid_input_never_puts_nan_in_the_world) {
     }
 }
 
-Test(world, world_hash_is_fnv1a_over_every_body_in_id_order) {
+/* A ground, a ball and a box (in that id order), stepped half a second. */
+static carom_world_id make_three_bodies(carom_body_id ids[3]) {
     carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
-    carom_body_id ids[3] = {
-        test_make_ground(world, 0.0, 0.6, 0.0),
-        test_make_ball(world, carom_v2(0.25, 2.0), 0.5, carom_v2(1.0, 0.0), 0.6, 0.5),
-        test_make_box(world, carom_v2(-1.0, 3.0), 0.5, 0.25, 0.3, 0.6, 0.0)};
+    ids[0] = test_make_ground(world, 0.0, 0.6, 0.0);
+    ids[1] = test_make_ball(world, carom_v2(0.25, 2.0), 0.5, carom_v2(1.0, 0.0), 0.6, 0.5);
+    ids[2] = test_make_box(world, carom_v2(-1.0, 3.0), 0.5, 0.25, 0.3, 0.6, 0.0);
     test_step(world, 1.0 / 60.0, 30);
+    return world;
+}
+
+Test(world, world_hash_is_fnv1a_over_every_body_in_id_order) {
+    carom_body_id ids[3];
+    carom_world_id world = make_three_bodies(ids);
     /* The definition, written out independently of the engine's: all bodies, static included. */
     uint64_t expected = 0xcbf29ce484222325u;
     for (int i = 0; i < 3; ++i) {
@@ -228,6 +234,34 @@ Test(world, world_hash_is_fnv1a_over_every_body_in_id_order) {
     carom_destroy_world(world);
     cr_assert_eq(carom_world_hash(world), 0u);
     cr_assert_eq(carom_last_status(), CAROM_ERROR_INVALID_ID);
+}
+
+Test(world, bodies_hash_of_every_body_in_id_order_is_the_world_hash) {
+    carom_body_id ids[3];
+    carom_world_id world = make_three_bodies(ids);
+    cr_assert_eq(carom_bodies_hash(ids, 3), carom_world_hash(world));
+    /* Another order is another hash; a null id in the list counts for nothing. */
+    carom_body_id swapped[3] = {ids[0], ids[2], ids[1]};
+    cr_assert_neq(carom_bodies_hash(swapped, 3), carom_world_hash(world));
+    carom_body_id with_null[4] = {ids[0], carom_null_body_id, ids[1], ids[2]};
+    cr_assert_eq(carom_bodies_hash(with_null, 4), carom_world_hash(world));
+    cr_assert_eq(carom_bodies_hash(NULL, 0), 0xcbf29ce484222325u);
+    carom_destroy_world(world);
+}
+
+Test(world, bodies_hash_refuses_a_stale_id_a_null_array_and_a_negative_count) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_id ball = test_make_ball(world, carom_v2(0.0, 2.0), 0.5, carom_v2(0.0, 0.0), 0.6,
+                                        0.0);
+    cr_assert_eq(carom_destroy_body(ball), CAROM_OK);
+    cr_assert_eq(carom_bodies_hash(&ball, 1), 0u);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_INVALID_ID);
+    cr_assert_eq(carom_bodies_hash(NULL, 1), 0u);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_NULL_ARGUMENT);
+    cr_assert_eq(carom_bodies_hash(&ball, -1), 0u);
+    cr_assert_eq(carom_last_status(), CAROM_ERROR_OUT_OF_RANGE);
+    cr_assert(strstr(carom_last_error(), "count is -1") != NULL, "%s", carom_last_error());
+    carom_destroy_world(world);
 }
 
 /* ---- The bound on contacts (issue 21) ------------------------------------------------------ */

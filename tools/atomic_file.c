@@ -50,9 +50,12 @@ static void remove_temporaries_and_die(int signal_number) {
     raise(signal_number);
 }
 
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
+#define CLEANUP_SIGNAL_COUNT (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
+
 void atomic_file_clean_up_on_signals(void) {
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
-    for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); ++i) {
+    const int* signals = cleanup_signals;
+    for (size_t i = 0; i < CLEANUP_SIGNAL_COUNT; ++i) {
         struct sigaction old;
         if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) {
             continue; /* ignored by whoever started us (nohup, a shell's trap): keep it so */
@@ -232,14 +235,25 @@ static bool open_temporary(atomic_file* f, const struct stat* old) {
     if (f->temporary == NULL) {
         return fail(f, ATOMIC_FILE_OPENING, ENOMEM);
     }
+    /* The temporary exists from mkstemp on, but the handler knows it only once remembered: a
+     * signal in between would leave it behind, so the cleanup signals wait until then. */
+    sigset_t cleanup, previous;
+    sigemptyset(&cleanup);
+    for (size_t i = 0; i < CLEANUP_SIGNAL_COUNT; ++i) {
+        sigaddset(&cleanup, cleanup_signals[i]);
+    }
+    sigprocmask(SIG_BLOCK, &cleanup, &previous);
     int descriptor = mkstemp(f->temporary);
+    int mkstemp_error = errno;
+    if (descriptor >= 0) {
+        remember_temporary(f);
+    }
+    sigprocmask(SIG_SETMASK, &previous, NULL);
     if (descriptor < 0) {
-        int error = errno;
         free(f->temporary);
         f->temporary = NULL;
-        return fail(f, ATOMIC_FILE_OPENING, error);
+        return fail(f, ATOMIC_FILE_OPENING, mkstemp_error);
     }
-    remember_temporary(f);
     if (f->existed && (old->st_uid != geteuid() || old->st_gid != getegid())) {
         /* Keeping the owner is possible for root only, and keeping the group only for a member
          * of it; when neither is allowed the new file is the writer's, as any rewrite by rename

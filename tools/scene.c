@@ -26,6 +26,7 @@
 #include <cjson/cJSON.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -49,6 +50,7 @@ enum world_key {
     WORLD_CONTACT_RECYCLE_DISTANCE,
     WORLD_JOINT_HERTZ,
     WORLD_JOINT_DAMPING_RATIO,
+    WORLD_MAX_CONTACTS,
     WORLD_KEY_COUNT
 };
 static const char* const world_keys[WORLD_KEY_COUNT] = {"gravity",
@@ -62,7 +64,8 @@ static const char* const world_keys[WORLD_KEY_COUNT] = {"gravity",
                                                         "contact_push_max_velocity",
                                                         "contact_recycle_distance",
                                                         "joint_hertz",
-                                                        "joint_damping_ratio"};
+                                                        "joint_damping_ratio",
+                                                        "max_contacts"};
 
 static void read_world(loader* ld, const cJSON* item, scene_def* out) {
     if (item == NULL) {
@@ -95,6 +98,11 @@ static void read_world(loader* ld, const cJSON* item, scene_def* out) {
     member_number(ld, fields[WORLD_JOINT_HERTZ], "joint_hertz", POSITIVE, &out->joint_hertz);
     member_number(ld, fields[WORLD_JOINT_DAMPING_RATIO], "joint_damping_ratio", NON_NEGATIVE,
                   &out->joint_damping_ratio);
+    double max_contacts = out->max_contacts; /* the engine's default unless given */
+    if (member_integer(ld, fields[WORLD_MAX_CONTACTS], "max_contacts", 1.0, (double)INT_MAX,
+                       &max_contacts)) {
+        out->max_contacts = (int)max_contacts;
+    }
     path_pop(ld, mark);
 }
 
@@ -213,6 +221,15 @@ static bool check_text(loader* ld, const char* data, size_t size) {
 /* Explain a cJSON parse failure at offset: a cut-off file, NaN or Infinity (not JSON, though
  * other tools write them), or else whatever text stopped the parser. */
 static void report_parse_error(loader* ld, const char* data, size_t size, size_t offset) {
+    /* Where an object's key should start, cJSON stops one byte past what it found: after a
+     * trailing comma, past the closing brace. Point at the brace itself. */
+    if (offset > 0 && offset <= size && data[offset - 1] == '}') {
+        size_t before = offset - 1;
+        while (before > 0 && is_json_space(data[before - 1])) {
+            --before;
+        }
+        offset -= before > 0 && data[before - 1] == ',' ? 1 : 0;
+    }
     size_t rest = offset;
     while (rest < size && is_json_space(data[rest])) {
         ++rest;
@@ -280,6 +297,7 @@ static void scene_defaults(scene_def* out) {
     out->contact_recycle_distance = engine.contact_recycle_distance;
     out->joint_hertz = engine.joint_hertz;
     out->joint_damping_ratio = engine.joint_damping_ratio;
+    out->max_contacts = engine.max_contacts;
 }
 
 bool scene_load_buffer(const char* data, size_t size, scene_report* report, scene_def* out) {

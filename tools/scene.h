@@ -65,6 +65,9 @@ typedef struct scene_body {
     double angular_damping;
     bool bullet;
     bool awake; /* false: created asleep (carom_body_def.awake) */
+    double gravity_scale; /* multiplies the world gravity (carom_body_def.gravity_scale) */
+    bool fixed_rotation;  /* never turns (carom_body_set_fixed_rotation) */
+    bool enabled;         /* false: kept but out of the simulation (carom_body_set_enabled) */
     scene_shape* shapes;
     int shape_count;
 } scene_body;
@@ -109,6 +112,7 @@ typedef struct scene_def {
     double contact_recycle_distance;  /* m */
     double joint_hertz;               /* Hz */
     double joint_damping_ratio;
+    int max_contacts;                 /* carom_world_def.max_contacts, >= 1 */
     scene_body* bodies;
     int body_count;
     scene_joint* joints;
@@ -155,5 +159,10 @@ carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
 
 /* The label outputs use for body index: its name, or "#index" written into buffer. */
 const char* scene_body_label(const scene_def* scene, int index, char* buffer, size_t buffer_size);
+
+/* Edit distance (insertions, deletions, substitutions) of two short strings, for "did you
+ * mean" hints: the scene loader's unknown keys and the command line's unknown options. Strings
+ * over 32 bytes count as 32 apart from everything. */
+int scene_edit_distance(const char* a, const char* b);
 
 #endif

@@ -318,6 +318,9 @@ enum body_key {
     BODY_BULLET,
     BODY_AWAKE,
     BODY_SHAPES,
+    BODY_GRAVITY_SCALE,
+    BODY_FIXED_ROTATION,
+    BODY_ENABLED,
     BODY_KEY_COUNT
 };
 
@@ -334,6 +337,9 @@ static const char* const body_keys[BODY_KEY_COUNT] = {
     "bullet",
     "awake",
     "shapes",
+    "gravity_scale",
+    "fixed_rotation",
+    "enabled",
 };
 
 static bool read_body_type(loader* ld, const cJSON* item, carom_body_type* out) {
@@ -417,6 +423,12 @@ static bool read_motion(loader* ld, const cJSON** fields, scene_body* body) {
          ok;
     ok = member_bool(ld, fields[BODY_BULLET], "bullet", &body->bullet) && ok;
     ok = member_bool(ld, fields[BODY_AWAKE], "awake", &body->awake) && ok;
+    ok = member_number(ld, fields[BODY_GRAVITY_SCALE], "gravity_scale", ANY,
+                       &body->gravity_scale) &&
+         ok;
+    ok = member_bool(ld, fields[BODY_FIXED_ROTATION], "fixed_rotation", &body->fixed_rotation) &&
+         ok;
+    ok = member_bool(ld, fields[BODY_ENABLED], "enabled", &body->enabled) && ok;
     return ok;
 }
 
@@ -484,6 +496,8 @@ static void read_body(loader* ld, const cJSON* item, int index, name_set* names,
     body->type = CAROM_BODY_DYNAMIC;
     body->rotation = carom_rot_identity();
     body->awake = true;
+    body->gravity_scale = 1.0;
+    body->enabled = true;
     if (!cJSON_IsObject(item)) {
         report_error(ld, "must be an object (a body), not %s", json_kind(item));
         return;

@@ -71,6 +71,7 @@ static carom_status add_body(carom_world_id world, const scene_body* body, carom
     def.angular_damping = body->angular_damping;
     def.bullet = body->bullet;
     def.awake = body->awake;
+    def.gravity_scale = body->gravity_scale;
     *out = carom_create_body(world, &def);
     if (CAROM_IS_NULL(*out)) {
         return carom_last_status();
@@ -80,11 +81,17 @@ static carom_status add_body(carom_world_id world, const scene_body* body, carom
     for (int i = 0; i < body->shape_count && status == CAROM_OK; ++i) {
         status = add_shape(*out, &body->shapes[i]);
     }
+    if (status == CAROM_OK && body->fixed_rotation) {
+        status = carom_body_set_fixed_rotation(*out, 1);
+    }
     if (status == CAROM_OK && body->type != CAROM_BODY_STATIC && carom_body_is_awake(*out)) {
         status = carom_body_set_linear_velocity(*out, body->linear_velocity);
         if (status == CAROM_OK) {
             status = carom_body_set_angular_velocity(*out, body->angular_velocity);
         }
+    }
+    if (status == CAROM_OK && !body->enabled) { /* after the velocities: it keeps them */
+        status = carom_body_set_enabled(*out, 0);
     }
     return status;
 }
@@ -218,6 +225,7 @@ carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
     def.contact_recycle_distance = scene->contact_recycle_distance;
     def.joint_hertz = scene->joint_hertz;
     def.joint_damping_ratio = scene->joint_damping_ratio;
+    def.max_contacts = scene->max_contacts;
     *failed_body = -1;
     *world = carom_create_world(&def);
     if (CAROM_IS_NULL(*world)) {

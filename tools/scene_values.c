@@ -338,8 +338,7 @@ bool require(loader* ld, const cJSON* item, const char* key, const char* why) {
     return false;
 }
 
-/* Edit distance of two short strings (capped at 32 bytes), for "did you mean" hints. */
-static int edit_distance(const char* a, const char* b) {
+int scene_edit_distance(const char* a, const char* b) {
     enum { CAP = 32 };
     size_t la = strlen(a), lb = strlen(b);
     if (la > CAP || lb > CAP) {
@@ -381,7 +380,7 @@ void read_fields(loader* ld, const cJSON* object, const char* const* keys, int k
         }
         int nearest = -1; /* only worth working out for a key that is unknown */
         for (int i = 0; i < key_count && found < 0 && nearest < 0; ++i) {
-            nearest = edit_distance(key, keys[i]) <= 2 ? i : -1;
+            nearest = scene_edit_distance(key, keys[i]) <= 2 ? i : -1;
         }
         size_t mark = path_push_key(ld, key);
         if (found < 0 && nearest >= 0) {

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-static const char magic[8] = {'C', 'A', 'R', 'O', 'M', 'C', 'L', 'I'};
+static const char magic[SNAPSHOT_FILE_MAGIC_SIZE] = {'C', 'A', 'R', 'O', 'M', 'C', 'L', 'I'};
 
 /* Bytes of the fixed fields before the scene text, between it and the engine part, and after. */
 enum { HEAD_BYTES = 40, ENGINE_SIZE_BYTES = 8, CHECKSUM_BYTES = 8 };
@@ -213,4 +213,8 @@ bool snapshot_file_parse(const unsigned char* data, size_t size, snapshot_file* 
     return check_magic(&r) && read_fields(&r, out, &version, &substeps, &dt_bits) &&
            check_checksum(&r) && check_ranges(&r, out, substeps, dt_bits) &&
            check_engine_part(&r, out);
+}
+
+bool snapshot_file_has_magic(const void* head, size_t size) {
+    return size >= sizeof(magic) && memcmp(head, magic, sizeof(magic)) == 0;
 }

@@ -36,6 +36,9 @@
 /* Step numbers stay exact as doubles (the trace's time is step × dt in doubles). */
 #define SNAPSHOT_FILE_MAX_STEP 9007199254740991u /* 2^53 - 1 */
 
+/* The magic's length: the bytes a file needs to be told a snapshot file. */
+#define SNAPSHOT_FILE_MAGIC_SIZE 8
+
 typedef struct snapshot_file {
     double dt;         /* s, > 0 */
     uint64_t step;     /* steps run since the scene's state, the trace's step number */
@@ -60,5 +63,9 @@ uint64_t snapshot_file_size(const snapshot_file* snapshot);
  * file name) goes into reason. */
 bool snapshot_file_parse(const unsigned char* data, size_t size, snapshot_file* out, char* reason,
                          size_t reason_size);
+
+/* Whether the size bytes at head begin with a snapshot file's magic: how a command that takes a
+ * scene file or a snapshot file tells them apart before reading either. */
+bool snapshot_file_has_magic(const void* head, size_t size);
 
 #endif

@@ -114,7 +114,18 @@ static void write_body(FILE* file, const scene_body* body, carom_body_id id) {
     write_key(file, ", ", "angular_damping");
     write_number(file, body->angular_damping);
     fputs(body->bullet ? ", \"bullet\": true" : ", \"bullet\": false", file);
-    if (body->type == CAROM_BODY_DYNAMIC && !carom_body_is_awake(id)) {
+    if (body->gravity_scale != 1.0) { /* written only when given, so older files read the same */
+        write_key(file, ", ", "gravity_scale");
+        write_number(file, body->gravity_scale);
+    }
+    if (body->fixed_rotation) {
+        fputs(", \"fixed_rotation\": true", file);
+    }
+    if (!body->enabled) {
+        fputs(", \"enabled\": false", file);
+    }
+    if (body->type == CAROM_BODY_DYNAMIC && !carom_body_is_awake(id) &&
+        carom_body_is_enabled(id)) { /* a disabled body is neither awake nor asleep */
         fputs(", \"awake\": false", file); /* asleep at the end of the run */
     }
     fputs(",\n     \"shapes\": [", file);
@@ -152,6 +163,9 @@ static void write_world_settings(FILE* file, const scene_def* scene) {
             write_key(file, ", ", numbers[i].key);
             write_number(file, numbers[i].value);
         }
+    }
+    if (scene->max_contacts != engine.max_contacts) {
+        fprintf(file, ", \"max_contacts\": %d", scene->max_contacts);
     }
 }
 

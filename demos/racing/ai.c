@@ -13,9 +13,6 @@
 
 #include <math.h>
 
-#define WHEELBASE 2.6
-#define REAR_AXLE (-1.3)
-
 static double clamp(double x, double lo, double hi) {
     return x < lo ? lo : (x > hi ? hi : x);
 }
@@ -39,20 +36,21 @@ static double look(race* r, race_ai* ai, int slot, carom_vec2 from, carom_vec2 d
 }
 
 /* Sideways shift of the aim and a speed cap from what the rays see ahead. */
-static void avoid(race* r, race_ai* ai, carom_transform xf, double speed, int straight_ahead,
+static void avoid(race* r, race_car* car, carom_transform xf, double speed, int straight_ahead,
                   double* cap) {
+    race_ai* ai = &car->ai;
     carom_vec2 forward = carom_rotate(xf.q, carom_v2(1.0, 0.0));
-    carom_vec2 nose = carom_transform_point(xf, carom_v2(2.35, 0.0));
+    carom_vec2 nose = carom_transform_point(xf, carom_v2(car->nose, 0.0));
     double length = 10.0 + 0.9 * speed;
     carom_rot spread = carom_make_rot(0.3);
     carom_vec2 left = carom_rotate(spread, forward);
     carom_vec2 right = carom_inv_rotate(spread, forward);
     double ahead_speed = 0.0, left_speed = 0.0, right_speed = 0.0;
     double ahead = look(r, ai, 0, nose, forward, length, &ahead_speed);
-    double to_left = look(r, ai, 1, carom_transform_point(xf, carom_v2(2.3, 0.8)), left,
-                          0.6 * length, &left_speed);
-    double to_right = look(r, ai, 2, carom_transform_point(xf, carom_v2(2.3, -0.8)), right,
-                           0.6 * length, &right_speed);
+    double to_left = look(r, ai, 1, carom_transform_point(xf, carom_v2(car->nose - 0.05, 0.8)),
+                          left, 0.6 * length, &left_speed);
+    double to_right = look(r, ai, 2, carom_transform_point(xf, carom_v2(car->nose - 0.05, -0.8)),
+                           right, 0.6 * length, &right_speed);
     double target = 0.0;
     if (ahead < length && ahead_speed < speed - 0.5) {
         /* closing on a car: pass on the freer side if there is room, else follow it */
@@ -94,7 +92,7 @@ void ai_drive(race* r, int index) {
     carom_transform xf = carom_body_get_transform(car->body);
     carom_vec2 velocity = carom_body_get_linear_velocity(car->body);
     double speed = carom_length(velocity);
-    carom_vec2 rear = carom_transform_point(xf, carom_v2(REAR_AXLE, 0.0));
+    carom_vec2 rear = carom_transform_point(xf, carom_v2(car->rear_axle, 0.0));
     ai->line_index = track_nearest(t, rear, ai->line_index, 12);
 
     /* overtake only where the next 60 m are fast */
@@ -103,7 +101,7 @@ void ai_drive(race* r, int index) {
         straight_ahead &= t->line_speed[track_wrap(t, ai->line_index + k)] > 30.0;
     }
     double cap = INFINITY;
-    avoid(r, ai, xf, speed, straight_ahead, &cap);
+    avoid(r, car, xf, speed, straight_ahead, &cap);
 
     /* pure pursuit */
     double lookahead = 5.0 + 0.35 * speed;
@@ -114,7 +112,7 @@ void ai_drive(race* r, int index) {
     carom_vec2 local = carom_inv_rotate(xf.q, carom_sub(ai->aim, rear));
     double d2 = carom_length_squared(local);
     double curvature = d2 > 0.0 ? 2.0 * local.y / d2 : 0.0;
-    double steer_angle = carom_atan2(WHEELBASE * curvature, 1.0);
+    double steer_angle = carom_atan2(car->wheelbase * curvature, 1.0);
     carom_vehicle_state state;
     carom_vehicle_get_state(car->vehicle, &state);
     double lock = state.steer_lock > 0.0 ? state.steer_lock : 0.6;

@@ -1,4 +1,4 @@
-/* racing: eight cars on a closed track, a carom vehicle demo.
+/* racing: eight cars and a truck towing a trailer on a closed track, a carom vehicle demo.
  *
  *   racing --headless --seconds 60 --png out.png [--frames K --frames-dir DIR] [--rays]
  *   racing                      (with SDL2: drive the white car with the keyboard)
@@ -43,9 +43,10 @@ static void usage(FILE* out) {
         "  --frames K      also write a PNG every K steps into --frames-dir (default frames/)\n"
         "  --size WxH      picture size in pixels, default 1280x800\n"
         "  --rays          draw the AI drivers' ray casts\n"
-        "  --follow N      keep car N (1..8) in the middle of the picture, at --zoom\n"
+        "  --follow N      keep car N (1..9; 9 is the truck) in the middle of the picture,\n"
+        "                  at --zoom\n"
         "  --zoom Z        pixels per metre when following, default 8\n"
-        "  --inset N       also show car N close up (at --zoom) inside the track\n"
+        "  --inset N       also show car N (1..9) close up (at --zoom) inside the track\n"
         "  --trace K       print every car's speed, track position and input every K steps\n");
 }
 
@@ -209,14 +210,14 @@ int main(int argc, char** argv) {
     }
 #endif
     race* r = malloc(sizeof(race));
-    if (race_create(r, o.headless ? -1 : RACE_CARS - 1) != 0) {
+    if (race_create(r, o.headless ? -1 : RACE_HUMAN_CAR) != 0) {
         fprintf(stderr, "racing: could not build the race: %s\n", carom_last_error());
         free(r);
         return 1;
     }
     int status;
 #ifdef RACING_HAVE_SDL
-    status = o.headless ? run_headless(r, &o) : racing_interactive(r, RACE_CARS - 1);
+    status = o.headless ? run_headless(r, &o) : racing_interactive(r, RACE_HUMAN_CAR);
 #else
     status = run_headless(r, &o);
 #endif

@@ -6,15 +6,41 @@
 #include <math.h>
 #include <string.h>
 
-static const char* const car_names[RACE_CARS] = {"Rosso",   "Azzurro", "Verde", "Giallo",
-                                                 "Arancio", "Viola",   "Ciano", "Bianco"};
-static const uint32_t car_colors[RACE_CARS] = {0xe0302a, 0x2f6fe0, 0x2fb84a, 0xf2d02e,
-                                               0xf08a24, 0x9a4fd6, 0x35c8d0, 0xf2f2f2};
+static const char* const car_names[RACE_CARS] = {"Rosso", "Azzurro", "Verde",  "Giallo", "Arancio",
+                                                 "Viola", "Ciano",   "Bianco", "Camion"};
+static const uint32_t car_colors[RACE_CARS] = {0xe0302a, 0x2f6fe0, 0x2fb84a, 0xf2d02e, 0xf08a24,
+                                               0x9a4fd6, 0x35c8d0, 0xf2f2f2, 0x8c6a48};
 
 #define CAR_HALF_LENGTH 2.2
 #define CAR_HALF_WIDTH 0.9
 #define CAR_MASS 1200.0
 #define CRASH_SPEED 4.0 /* m/s: hits at least this fast count, and throw sparks */
+
+/* The truck: longer, wider, heavier and stronger than a car, with its wheels further apart. */
+#define TRUCK_HALF_LENGTH 2.6
+#define TRUCK_HALF_WIDTH 1.1
+#define TRUCK_MASS 2600.0
+#define TRUCK_FRONT_AXLE 1.7
+#define TRUCK_REAR_AXLE (-1.5)
+#define TRUCK_PACE 0.75 /* of the speed profile, which is a car's: the rig corners gently */
+
+/* The trailer, and the hitch on the truck's centreline 0.4 m behind its tail, 0.5 m ahead of
+ * the trailer's nose (body frames, m). */
+#define TRAILER_HALF_LENGTH 3.0
+#define TRAILER_HALF_WIDTH 1.1
+#define TRAILER_MASS 900.0
+#define TRAILER_AXLE (-1.6)
+#define HITCH_ON_TRUCK (-(TRUCK_HALF_LENGTH + 0.4))
+#define HITCH_ON_TRAILER (TRAILER_HALF_LENGTH + 0.5)
+
+/* The gate: its hinge 0.5 m inside the outer wall, this far before the start line, its arm
+ * reaching 4 m into the track (across the 3 m verge and 1 m into the road). */
+#define GATE_BEFORE_LINE 110.0
+#define GATE_LENGTH 4.0
+#define GATE_HALF_WIDTH 0.15
+#define GATE_MASS 60.0
+#define GATE_HERTZ 0.6      /* its spring back to closed */
+#define GATE_DAMPING_RATIO 0.6
 
 static carom_vehicle_def car_vehicle_def(void) {
     carom_vehicle_def def = carom_default_vehicle_def();
@@ -23,42 +49,151 @@ static carom_vehicle_def car_vehicle_def(void) {
     return def;
 }
 
-/* Car i on the grid: two columns, staggered, behind the start line. */
-static int place_car(race* r, int i) {
-    const track* t = &r->track;
-    double behind = 10.0 + 9.0 * i;
-    int sample = track_wrap(t, t->start_sample - (int)(behind / t->spacing + 0.5));
-    double side = (i % 2 == 0) ? 3.0 : -3.0;
-    carom_body_def body_def = carom_default_body_def();
-    body_def.type = CAROM_BODY_DYNAMIC;
-    body_def.position = carom_mul_add(t->center[sample], side, t->normal[sample]);
-    body_def.angle = carom_atan2(t->tangent[sample].y, t->tangent[sample].x);
-    body_def.bullet = 1;
-    body_def.angular_damping = 0.5;
-    race_car* car = &r->cars[i];
-    car->body = carom_create_body(r->world, &body_def);
+/* The truck's wheels in the order of a car's (front steered, then rear driven), so the AI's
+ * traction control reads its rear wheels where it reads a car's; it pulls the trailer too. */
+static carom_vehicle_def truck_vehicle_def(void) {
+    carom_vehicle_def def = car_vehicle_def();
+    def.wheels[0].position = carom_v2(TRUCK_FRONT_AXLE, 0.95);
+    def.wheels[1].position = carom_v2(TRUCK_FRONT_AXLE, -0.95);
+    def.wheels[2].position = carom_v2(TRUCK_REAR_AXLE, 0.95);
+    def.wheels[3].position = carom_v2(TRUCK_REAR_AXLE, -0.95);
+    def.max_drive_force = 11000.0;
+    def.max_power = 220000.0;
+    def.max_brake_force = 40000.0;
+    return def;
+}
+
+/* One axle of free wheels: no steering, no drive, no handbrake; only its tyres' grip. */
+static carom_vehicle_def trailer_vehicle_def(void) {
+    carom_vehicle_def def = car_vehicle_def();
+    def.wheel_count = 2;
+    def.wheels[0] = (carom_wheel_def){carom_v2(TRAILER_AXLE, 0.95), 0, 0, 0};
+    def.wheels[1] = (carom_wheel_def){carom_v2(TRAILER_AXLE, -0.95), 0, 0, 0};
+    def.max_brake_force = 15000.0;
+    return def;
+}
+
+/* What every racer's and the trailer's box is made of: cars see each other's rays, enter the
+ * checkpoints and report hits. */
+static carom_shape_def vehicle_shape_def(double mass, double half_length, double half_width) {
     carom_shape_def shape = carom_default_shape_def();
-    shape.density = CAR_MASS / (4.0 * CAR_HALF_LENGTH * CAR_HALF_WIDTH);
+    shape.density = mass / (4.0 * half_length * half_width);
     shape.friction = 0.3;
     shape.restitution = 0.25;
     shape.filter.category = CAT_CAR;
     shape.filter.mask = CAT_WALL | CAT_CAR | CAT_CHECKPOINT | CAT_CAR_RAY;
     shape.enable_hit_events = 1;
     shape.hit_speed_threshold = CRASH_SPEED;
-    car->shape = carom_create_box_shape(car->body, &shape, CAR_HALF_LENGTH, CAR_HALF_WIDTH,
+    return shape;
+}
+
+/* A dynamic body at `position` heading along `heading` (unit). */
+static carom_body_id create_vehicle_body(race* r, carom_vec2 position, carom_vec2 heading) {
+    carom_body_def body_def = carom_default_body_def();
+    body_def.type = CAROM_BODY_DYNAMIC;
+    body_def.position = position;
+    body_def.angle = carom_atan2(heading.y, heading.x);
+    body_def.bullet = 1;
+    body_def.angular_damping = 0.5;
+    return carom_create_body(r->world, &body_def);
+}
+
+/* Racer i on the grid: the cars in two columns, staggered, behind the start line; the truck
+ * last, in the middle of the road. */
+static int place_car(race* r, int i) {
+    const track* t = &r->track;
+    int is_truck = i == RACE_TRUCK;
+    double behind = is_truck ? 12.0 + 9.0 * i : 10.0 + 9.0 * i;
+    int sample = track_wrap(t, t->start_sample - (int)(behind / t->spacing + 0.5));
+    double side = is_truck ? 0.0 : (i % 2 == 0) ? 3.0 : -3.0;
+    race_car* car = &r->cars[i];
+    car->body = create_vehicle_body(r, carom_mul_add(t->center[sample], side, t->normal[sample]),
+                                    t->tangent[sample]);
+    double mass = is_truck ? TRUCK_MASS : CAR_MASS;
+    car->half_length = is_truck ? TRUCK_HALF_LENGTH : CAR_HALF_LENGTH;
+    double half_width = is_truck ? TRUCK_HALF_WIDTH : CAR_HALF_WIDTH;
+    carom_shape_def shape = vehicle_shape_def(mass, car->half_length, half_width);
+    car->shape = carom_create_box_shape(car->body, &shape, car->half_length, half_width,
                                         carom_v2(0.0, 0.0), 0.0);
-    carom_vehicle_def def = car_vehicle_def();
+    carom_vehicle_def def = is_truck ? truck_vehicle_def() : car_vehicle_def();
     car->vehicle = carom_create_vehicle(car->body, &def);
     if (!carom_vehicle_is_valid(car->vehicle)) {
         fprintf(stderr, "racing: car %d: %s\n", i, carom_last_error());
         return -1;
     }
+    car->rear_axle = def.wheels[2].position.x;
+    car->wheelbase = def.wheels[0].position.x - car->rear_axle;
+    car->nose = car->half_length + 0.15;
     car->name = car_names[i];
     car->color = car_colors[i];
     car->next_checkpoint = 0;
     car->lap_start_step = -1;
     car->ai.line_index = sample;
-    car->ai.pace = 0.88 + 0.015 * ((i * 5) % RACE_CARS); /* 0.88 .. 0.985, mixed on the grid */
+    /* 0.88 .. 0.985, mixed on the grid */
+    car->ai.pace = is_truck ? TRUCK_PACE : 0.88 + 0.015 * ((i * 5) % 8);
+    return 0;
+}
+
+/* The trailer straight behind the truck, on the hitch. */
+static int hitch_trailer(race* r) {
+    const race_car* truck = &r->cars[RACE_TRUCK];
+    race_trailer* trailer = &r->trailer;
+    carom_transform xf = carom_body_get_transform(truck->body);
+    carom_vec2 heading = carom_rotate(xf.q, carom_v2(1.0, 0.0));
+    carom_vec2 hitch = carom_transform_point(xf, carom_v2(HITCH_ON_TRUCK, 0.0));
+    trailer->body = create_vehicle_body(r, carom_mul_sub(hitch, HITCH_ON_TRAILER, heading),
+                                        heading);
+    carom_shape_def shape = vehicle_shape_def(TRAILER_MASS, TRAILER_HALF_LENGTH,
+                                              TRAILER_HALF_WIDTH);
+    trailer->shape = carom_create_box_shape(trailer->body, &shape, TRAILER_HALF_LENGTH,
+                                            TRAILER_HALF_WIDTH, carom_v2(0.0, 0.0), 0.0);
+    carom_vehicle_def axle = trailer_vehicle_def();
+    trailer->axle = carom_create_vehicle(trailer->body, &axle);
+    carom_revolute_joint_def def = carom_default_revolute_joint_def();
+    def.anchor = hitch;
+    trailer->hitch = carom_create_revolute_joint(truck->body, trailer->body, &def);
+    if (!carom_vehicle_is_valid(trailer->axle) || !carom_joint_is_valid(trailer->hitch)) {
+        fprintf(stderr, "racing: trailer: %s\n", carom_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+/* The barrier gate at the pit entrance, on the outer side of the road before the line. */
+static int build_gate(race* r) {
+    const track* t = &r->track;
+    race_gate* gate = &r->gate;
+    int sample = track_wrap(t, t->start_sample - (int)(GATE_BEFORE_LINE / t->spacing + 0.5));
+    gate->closed_dir = t->normal[sample]; /* from the outer wall towards the inside */
+    gate->hinge_point = carom_mul_sub(t->center[sample], t->wall_offset - 0.5, t->normal[sample]);
+    gate->length = GATE_LENGTH;
+    carom_body_def body_def = carom_default_body_def();
+    body_def.type = CAROM_BODY_DYNAMIC;
+    body_def.position = carom_mul_add(gate->hinge_point, 0.5 * GATE_LENGTH, gate->closed_dir);
+    body_def.angle = carom_atan2(gate->closed_dir.y, gate->closed_dir.x);
+    body_def.angular_damping = 1.0;
+    gate->arm = carom_create_body(r->world, &body_def);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.density = GATE_MASS / (2.0 * GATE_LENGTH * GATE_HALF_WIDTH);
+    shape.friction = 0.3;
+    shape.restitution = 0.1;
+    shape.filter.category = CAT_WALL; /* it stops cars; it swings past the walls */
+    shape.filter.mask = CAT_CAR;
+    gate->shape = carom_create_box_shape(gate->arm, &shape, 0.5 * GATE_LENGTH, GATE_HALF_WIDTH,
+                                         carom_v2(0.0, 0.0), 0.0);
+    carom_revolute_joint_def def = carom_default_revolute_joint_def();
+    def.anchor = gate->hinge_point;
+    def.enable_limit = 1;
+    def.lower_angle = -RACE_GATE_OPEN_LIMIT;
+    def.upper_angle = RACE_GATE_OPEN_LIMIT;
+    def.enable_spring = 1;
+    def.hertz = GATE_HERTZ;
+    def.damping_ratio = GATE_DAMPING_RATIO;
+    gate->hinge = carom_create_revolute_joint(t->ground, gate->arm, &def);
+    if (!carom_joint_is_valid(gate->hinge)) {
+        fprintf(stderr, "racing: gate: %s\n", carom_last_error());
+        return -1;
+    }
     return 0;
 }
 
@@ -74,6 +209,9 @@ int race_create(race* r, int human) {
         if (place_car(r, i) != 0) {
             return -1;
         }
+    }
+    if (hitch_trailer(r) != 0 || build_gate(r) != 0) {
+        return -1;
     }
     if (human >= 0 && human < RACE_CARS) {
         r->cars[human].human = 1;
@@ -210,12 +348,22 @@ static void update_skids(race* r) {
     }
 }
 
+/* The trailer brakes with the truck (its throttle stays 0: it has no engine). */
+static void brake_trailer(race* r) {
+    carom_vehicle_input truck = carom_vehicle_get_input(r->cars[RACE_TRUCK].vehicle);
+    carom_vehicle_input trailer = carom_vehicle_get_input(r->trailer.axle);
+    if (trailer.brake != truck.brake) {
+        carom_vehicle_set_input(r->trailer.axle, 0.0, truck.brake, 0.0, 0);
+    }
+}
+
 int race_step(race* r) {
     for (int i = 0; i < RACE_CARS; ++i) {
         if (!r->cars[i].human) {
             ai_drive(r, i);
         }
     }
+    brake_trailer(r);
     carom_status status = carom_world_step(r->world, RACE_DT);
     if (status != CAROM_OK) {
         fprintf(stderr, "racing: step %d: %s\n", r->step, carom_last_error());
@@ -228,38 +376,21 @@ int race_step(race* r) {
     return 0;
 }
 
-static uint64_t fnv1a(uint64_t hash, double value) {
-    uint64_t bits;
-    memcpy(&bits, &value, sizeof(bits));
-    for (int i = 0; i < 8; ++i) {
-        hash ^= (bits >> (8 * i)) & 0xffu;
-        hash *= 0x100000001b3ull;
-    }
-    return hash;
-}
-
+/* carom_bodies_hash over the track's ground and the cars, in that order. */
 uint64_t race_hash(const race* r) {
-    uint64_t hash = 0xcbf29ce484222325ull;
-    carom_body_id bodies[RACE_CARS + 1];
+    carom_body_id bodies[RACE_CARS + 3];
     bodies[0] = r->track.ground;
     for (int i = 0; i < RACE_CARS; ++i) {
         bodies[i + 1] = r->cars[i].body;
     }
-    for (int i = 0; i < RACE_CARS + 1; ++i) {
-        carom_transform xf = carom_body_get_transform(bodies[i]);
-        carom_vec2 v = carom_body_get_linear_velocity(bodies[i]);
-        double values[7] = {
-            xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y, carom_body_get_angular_velocity(bodies[i])};
-        for (int k = 0; k < 7; ++k) {
-            hash = fnv1a(hash, values[k]);
-        }
-    }
-    return hash;
+    bodies[RACE_CARS + 1] = r->trailer.body;
+    bodies[RACE_CARS + 2] = r->gate.arm;
+    return carom_bodies_hash(bodies, RACE_CARS + 3);
 }
 
 void race_print_table(const race* r, FILE* out) {
-    fprintf(out, "carom racing: %d cars, %.2f s (%d steps of 1/60 s), track %.1f m\n", RACE_CARS,
-            race_seconds(r->step), r->step, r->track.length);
+    fprintf(out, "carom racing: %d cars and a truck with a trailer, %.2f s (%d steps of 1/60 s), "
+            "track %.1f m\n", RACE_CARS - 1, race_seconds(r->step), r->step, r->track.length);
     fprintf(out, "pos car      laps  best lap          last lap   hits  lap times (s)\n");
     int order[RACE_CARS];
     for (int i = 0; i < RACE_CARS; ++i) {

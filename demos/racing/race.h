@@ -1,5 +1,6 @@
-/* The racing demo's race: eight cars on the track, lap counting from checkpoint sensor events,
- * AI drivers, sparks from hit events, skid marks, and the state hash. No rendering here. */
+/* The racing demo's race: eight cars and a truck towing a trailer on the track, lap counting
+ * from checkpoint sensor events, AI drivers, sparks from hit events, skid marks, a barrier gate
+ * at the pit entrance, and the state hash. No rendering here. */
 #ifndef RACING_RACE_H
 #define RACING_RACE_H
 
@@ -10,7 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define RACE_CARS 8
+/* The racers: eight cars, then the truck (the last), which tows a trailer on a revolute hitch. */
+#define RACE_CARS 9
+#define RACE_TRUCK (RACE_CARS - 1)
+#define RACE_HUMAN_CAR 7 /* the white car, driven from the keyboard in the window */
 #define RACE_MAX_LAPS 64
 #define RACE_MAX_SPARKS 1024
 #define RACE_MAX_SKIDS 24000
@@ -33,6 +37,10 @@ typedef struct race_car {
     carom_vehicle_id vehicle;
     carom_body_id body;
     carom_shape_id shape;
+    /* Its geometry in the body frame, for the AI (m): the rear axle's x, the wheelbase, and the
+     * x of the front bumper (where the rays start) */
+    double rear_axle, wheelbase, nose;
+    double half_length;
     const char* name;
     uint32_t color;
     int human;              /* driven from the keyboard */
@@ -58,10 +66,35 @@ typedef struct race_skid {
     carom_vec2 a, b;
 } race_skid;
 
+/* The truck's trailer: a body with an axle of two unsteered, undriven wheels (a carom vehicle
+ * with no throttle, so its tyres hold it sideways), joined to the truck by a revolute hitch. */
+typedef struct race_trailer {
+    carom_body_id body;
+    carom_shape_id shape;
+    carom_vehicle_id axle;
+    carom_joint_id hitch;
+} race_trailer;
+
+/* The barrier gate at the pit entrance: an arm hinged at the outer wall, across the verge and a
+ * little into the road. A revolute joint with limits lets a car push it open either way, and
+ * its spring swings it back to closed (angle 0). */
+#define RACE_GATE_OPEN_LIMIT 1.4 /* rad either way: pushed open, the arm folds along the road */
+
+typedef struct race_gate {
+    carom_body_id arm;
+    carom_shape_id shape;
+    carom_joint_id hinge;
+    carom_vec2 hinge_point; /* world frame (m) */
+    carom_vec2 closed_dir;  /* unit: from the hinge along the closed arm, into the track */
+    double length;          /* of the arm (m) */
+} race_gate;
+
 typedef struct race {
     carom_world_id world;
     track track;
     race_car cars[RACE_CARS];
+    race_trailer trailer;
+    race_gate gate;
     int step;
     race_spark sparks[RACE_MAX_SPARKS];
     int spark_next;
@@ -81,7 +114,8 @@ void race_set_human_input(race* r, double throttle, double brake, double steer, 
 /* The AI drives, the world steps, laps, sparks and skid marks are updated. */
 int race_step(race* r);
 
-/* FNV-1a over the bits of every body's position, rotation, velocity and spin. */
+/* carom_bodies_hash over the ground, the racers, the trailer and the gate's arm: equal hashes,
+ * equal states. */
 uint64_t race_hash(const race* r);
 
 /* Print the lap table (and the hash) to a stream. */

@@ -1,11 +1,11 @@
 /* Drawing the race: see render.h. The world's own shapes (walls, cars) come through
- * carom_world_draw into the canvas; the track's surfaces, which are sensors, are drawn from the
- * track's geometry so that each has its own color. */
+ * render_world (tools/render/world_draw.h, the drawing `carom render` uses too) into the
+ * canvas; the track's surfaces, which are sensors, are drawn from the track's geometry so that
+ * each has its own color. */
 #include "render.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #define COLOR_GRASS 0x3f7d36u
 #define COLOR_VERGE 0x5a9a45u
@@ -14,7 +14,6 @@
 #define COLOR_KERB_WHITE 0xeeeeeeu
 #define COLOR_ICE 0xbfe6ffu
 #define COLOR_WALL 0xd8d8d8u
-#define SKIP 0xffffffffu
 
 canvas_view render_track_view(const race* r, const canvas* c) {
     const track* t = &r->track;
@@ -90,7 +89,7 @@ typedef struct recolor_context {
 static uint32_t recolor(uint32_t color, carom_vec2 centroid, void* user) {
     const race* r = ((const recolor_context*)user)->race;
     if (color == CAROM_COLOR_SENSOR) {
-        return SKIP;
+        return RENDER_SKIP;
     }
     if (color == CAROM_COLOR_STATIC) {
         return COLOR_WALL;
@@ -100,13 +99,23 @@ static uint32_t recolor(uint32_t color, carom_vec2 centroid, void* user) {
             return r->cars[i].color;
         }
     }
+    if (carom_distance(carom_body_get_world_center(r->trailer.body), centroid) < 0.5) {
+        return 0xc8c0b0; /* the trailer's tarpaulin */
+    }
+    if (carom_distance(carom_body_get_world_center(r->gate.arm), centroid) < 0.5) {
+        return 0xf0d020; /* a barrier arm's yellow */
+    }
     return color;
 }
 
+/* The windscreen 1.1 to 1.9 m behind the nose, the rear window 0.7 to 1.1 m ahead of the tail. */
 static void draw_car_details(const race_car* car, canvas* c, canvas_view view) {
     carom_transform xf = carom_body_get_transform(car->body);
-    carom_vec2 glass[4] = {{0.3, 0.7}, {1.1, 0.6}, {1.1, -0.6}, {0.3, -0.7}};
-    carom_vec2 rear_glass[4] = {{-1.5, 0.65}, {-1.1, 0.7}, {-1.1, -0.7}, {-1.5, -0.65}};
+    double front = car->half_length - 1.9, rear = 0.7 - car->half_length;
+    carom_vec2 glass[4] = {
+        {front, 0.7}, {front + 0.8, 0.6}, {front + 0.8, -0.6}, {front, -0.7}};
+    carom_vec2 rear_glass[4] = {
+        {rear, 0.65}, {rear + 0.4, 0.7}, {rear + 0.4, -0.7}, {rear, -0.65}};
     for (int i = 0; i < 4; ++i) {
         glass[i] = carom_transform_point(xf, glass[i]);
         rear_glass[i] = carom_transform_point(xf, rear_glass[i]);
@@ -173,16 +182,8 @@ void render_race(const race* r, canvas* c, canvas_view view, render_options opti
         canvas_line(c, view, r->skids[i].a, r->skids[i].b, 0.3, 0x1a1a1a, 0.45);
     }
     recolor_context recolor_user = {r};
-    canvas_draw_context context;
-    memset(&context, 0, sizeof(context));
-    context.target = c;
-    context.view = view;
-    context.line_width = 0.5;
-    context.fill_alpha = 1.0;
-    context.recolor = recolor;
-    context.user = &recolor_user;
-    carom_debug_draw draw = canvas_debug_draw(&context);
-    carom_world_draw(r->world, &draw);
+    render_style style = {0.5, 1.0, 1.0, true, recolor, &recolor_user};
+    render_world(c, view, r->world, &style);
     for (int i = 0; i < RACE_CARS; ++i) {
         draw_car_details(&r->cars[i], c, view);
         if (options.show_rays && !r->cars[i].human) {

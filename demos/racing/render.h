@@ -1,10 +1,11 @@
-/* Drawing the race into a canvas: surfaces, walls and cars through carom_world_draw, skid marks,
+/* Drawing the race into a canvas: surfaces, walls and cars through render_world, skid marks,
  * sparks, the AI's rays, and the lap table. */
 #ifndef RACING_RENDER_H
 #define RACING_RENDER_H
 
 #include "canvas.h"
 #include "race.h"
+#include "world_draw.h"
 
 typedef struct render_options {
     int show_rays;    /* the AI's ray casts */

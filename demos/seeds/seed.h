@@ -4,6 +4,7 @@
 #define SEEDS_SEED_H
 
 #include "canvas.h"
+#include "world_draw.h"
 
 #include <carom/carom.h>
 

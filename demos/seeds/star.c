@@ -155,9 +155,8 @@ int main(int argc, char** argv) {
     seed_grid_put(&grid, &c, 1, 0, "2. SAT on 5 convex pieces: apart (right)");
     /* 3. carom with the pieces: the heptagon rests in the notch */
     c = seed_panel(&grid);
-    canvas_draw_context context = {&c, view, 0.03, 0.8, NULL, NULL};
-    carom_debug_draw draw = canvas_debug_draw(&context);
-    carom_world_draw(world, &draw);
+    render_style style = {0.03, 0.8, 0.8, true, NULL, NULL};
+    render_world(&c, view, world, &style);
     canvas_line(&c, view, start, rest, 0.015, 0x999999, 1.0);
     seed_grid_put(&grid, &c, 2, 0, "3. dropped onto the pieces: rests in the notch");
     carom_destroy_world(world);

@@ -10,13 +10,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The release, as in meson.build's project version (checked there) and CHANGELOG.md. */
 #define CAROM_VERSION_MAJOR 0
-#define CAROM_VERSION_MINOR 1
+#define CAROM_VERSION_MINOR 2
 #define CAROM_VERSION_PATCH 0
 
 /* Marks the public API. The shared library is built with hidden visibility, so only these
- * symbols are exported from it. */
-#if defined(__GNUC__) || defined(__clang__)
+ * symbols are exported from it.
+ * On Windows a DLL exports and imports its functions explicitly: the build of carom's DLL
+ * defines CAROM_BUILD_DLL (dllexport); a program that links the DLL defines CAROM_DLL
+ * (dllimport: carom.pc and caromConfig.cmake add it); a program that links the static library
+ * defines neither. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(CAROM_BUILD_DLL)
+#define CAROM_API __declspec(dllexport)
+#elif defined(CAROM_DLL)
+#define CAROM_API __declspec(dllimport)
+#else
+#define CAROM_API
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
 #define CAROM_API __attribute__((visibility("default")))
 #else
 #define CAROM_API
@@ -64,6 +77,19 @@ typedef enum carom_status {
  * sizes, densities, forces...). Larger finite values are refused with CAROM_ERROR_OUT_OF_RANGE
  * rather than left to overflow to infinity inside a step. */
 #define CAROM_MAX_MAGNITUDE 1e12
+
+/* Speed limits, a rule of every world: no step leaves a body's center of mass moving faster
+ * than CAROM_MAX_SPEED (m/s) or the body turning faster than CAROM_MAX_ANGULAR_SPEED (rad/s); a
+ * faster velocity is scaled down to the limit, its direction kept. They are twice
+ * CAROM_MAX_MAGNITUDE, so every velocity the API accepts (each component within
+ * CAROM_MAX_MAGNITUDE) is within them and the rule only ever slows what the simulation itself
+ * made: a body under a gravity scale of 1e12, or bounced between bodies of mass ratio 1e16, could
+ * otherwise gain speed step after step without bound until the arithmetic overflowed. With them,
+ * each step starts from bounded values, and no value of a world of bodies and shapes becomes NaN
+ * or infinite, whatever accepted inputs built it (docs/guide.md, Limits, says what was measured,
+ * and the one exception left: joints at extreme inputs). */
+#define CAROM_MAX_SPEED (2.0 * CAROM_MAX_MAGNITUDE)
+#define CAROM_MAX_ANGULAR_SPEED (2.0 * CAROM_MAX_MAGNITUDE)
 
 /* A short fixed description of a status code. Never NULL; unknown codes give "unknown status". */
 CAROM_API const char* carom_status_str(carom_status status);

@@ -40,8 +40,9 @@ CAROM_API carom_world_id carom_create_world(const carom_world_def* def);
 CAROM_API carom_status carom_destroy_world(carom_world_id world);
 CAROM_API int carom_world_is_valid(carom_world_id world);
 
-/* Advance the world by one fixed step of dt seconds (finite, > 0), split into the world's
- * substeps. Refused with CAROM_ERROR_NO_MASS while a dynamic body has no mass. */
+/* Advance the world by one fixed step of dt seconds (finite, > 0, at most CAROM_MAX_MAGNITUDE),
+ * split into the world's substeps. Refused with CAROM_ERROR_NO_MASS while a dynamic body has no
+ * mass. The velocities it leaves are within the speed limits (CAROM_MAX_SPEED, base.h). */
 CAROM_API carom_status carom_world_step(carom_world_id world, double dt);
 
 CAROM_API carom_status carom_world_set_gravity(carom_world_id world, carom_vec2 gravity);
@@ -128,12 +129,31 @@ CAROM_API int carom_get_solver_lanes(void);
  * `carom run --hash` prints. 0, with CAROM_ERROR_INVALID_ID recorded, for an invalid world id. */
 CAROM_API uint64_t carom_world_hash(carom_world_id world);
 
+/* The same state hash over the bodies listed, in the order listed, whatever their type: seven
+ * doubles per body as for carom_world_hash, from one running FNV-1a 64. For an application that
+ * tracks its own bodies (its players' pieces, the dynamic bodies of a level, bodies of several
+ * worlds). Null ids (CAROM_IS_NULL) are skipped, so a destroyed body can be nulled in place;
+ * the hash of an empty list is the FNV offset basis 0xcbf29ce484222325. 0, with the status
+ * recorded, for a stale or invalid id (CAROM_ERROR_INVALID_ID), bodies NULL with count > 0
+ * (CAROM_ERROR_NULL_ARGUMENT) or count < 0 (CAROM_ERROR_OUT_OF_RANGE). */
+CAROM_API uint64_t carom_bodies_hash(const carom_body_id* bodies, int count);
+
 /* ---- Events ----------------------------------------------------------------------------- */
 
-/* Two shapes started touching (their closest points within CAROM_TOUCHING_DISTANCE). Shape A
- * and B are in the contact's order; the normal of hit events points from A to B. */
+/* Two shapes started touching: their closest points came within CAROM_TOUCHING_DISTANCE, or
+ * the solver pushed them apart during the step (a glancing blow that begins and ends within one
+ * step reports its begin in that step and its end at the next). Every hit event's contact has
+ * reported its begin, in that step or before, and reports its end when the shapes part or one
+ * is destroyed. Shape A and B are in the contact's order; normals point from A to B. */
 typedef struct carom_contact_begin_event {
     carom_shape_id shape_a, shape_b;
+    /* The contact's manifold as the step found it, before the solve: its points (world frame,
+     * m) with their separations (m; those of a contact the solver closed are positive gaps,
+     * up to the speculative distance) */
+    carom_manifold manifold;
+    double approach_speed; /* how fast the shapes closed at the fastest point along the normal,
+                              from the velocities before the solve (m/s; negative when they
+                              were already separating) */
 } carom_contact_begin_event;
 
 /* Two shapes stopped touching, or a touching shape was destroyed (its id is then stale). */
@@ -149,8 +169,8 @@ typedef struct carom_contact_hit_event {
     double approach_speed; /* relative normal speed before the collision (m/s, > 0) */
 } carom_contact_hit_event;
 
-/* The contact events of the last step, in a fixed order (by contact, in the order contacts
- * were updated). The arrays belong to the world and stay valid until the next step, or until a
+/* The contact events of the last step, in a fixed order: by contact in the order contacts were
+ * updated, then the begins and ends the solve settled, in contact-id order. The arrays belong to the world and stay valid until the next step, or until a
  * shape or body is destroyed (which may add end events). */
 typedef struct carom_contact_events {
     const carom_contact_begin_event* begin_events;
@@ -180,6 +200,25 @@ typedef struct carom_sensor_events {
 
 CAROM_API carom_contact_events carom_world_get_contact_events(carom_world_id world);
 CAROM_API carom_sensor_events carom_world_get_sensor_events(carom_world_id world);
+
+/* A body the last step moved: its position or rotation changed, or it fell asleep (so a game
+ * can move its sprite without scanning every body). Bodies moved by API calls between steps
+ * are not reported. */
+typedef struct carom_body_move_event {
+    carom_body_id body;
+    carom_transform transform; /* the body origin's pose after the step (m, rotation) */
+    void* user_data;           /* the body's user data */
+    int fell_asleep;           /* 1: the body's island fell asleep at the end of this step */
+} carom_body_move_event;
+
+/* The body move events of the last step, in ascending body id order. The array belongs to the
+ * world and stay valid until the next step (a body destroyed since has a stale id). */
+typedef struct carom_body_events {
+    const carom_body_move_event* move_events;
+    int move_count;
+} carom_body_events;
+
+CAROM_API carom_body_events carom_world_get_body_events(carom_world_id world);
 
 /* ---- Queries ---------------------------------------------------------------------------- */
 
@@ -235,6 +274,44 @@ CAROM_API carom_status carom_world_overlap_shape(carom_world_id world,
                                                  const carom_convex_shape* shape,
                                                  carom_transform xf, carom_filter filter,
                                                  carom_overlap_callback* callback, void* context);
+
+/* ---- Callbacks inside the step ---------------------------------------------------------- */
+
+/* Both run inside carom_world_step, on the stepping thread, in a fixed order (so a deterministic
+ * callback keeps the world deterministic). While they run the world is locked exactly as for a
+ * query callback (see Queries): they may read the world (every getter, carom_*_is_valid,
+ * counters, carom_world_hash, user data), and anything that changes it, steps it, or queries it
+ * is refused with CAROM_ERROR_WORLD_LOCKED. Their answer must depend only on what they read and
+ * on state of your own that is itself deterministic. A callback must return normally. Neither
+ * is saved in snapshots: set them again on a world made from one. */
+
+/* Custom filter: asked about each new pair of shapes that passes the filters (carom_filter) when
+ * the broad phase finds it, in ascending order of (lower shape id, higher shape id), with the
+ * lower id as shape_a. Return 0 to make no contact: the pair is asked again the next time one of
+ * its shapes' fattened boxes moves (roughly, when it has moved 0.1 m). Pairs that already have
+ * a contact keep it when the callback is set or changes its mind. */
+typedef int carom_custom_filter_fn(carom_shape_id shape_a, carom_shape_id shape_b, void* context);
+/* NULL removes it. Refused during a step or callback. */
+CAROM_API carom_status carom_world_set_custom_filter(carom_world_id world,
+                                                     carom_custom_filter_fn* filter,
+                                                     void* context);
+
+/* Pre-solve: asked every step about each non-sensor contact with manifold points whose bodies
+ * take part in the step (an awake dynamic or a moving kinematic one), in contact-id order, after
+ * its manifold is made and before the solver runs. The manifold (normal from A to B, points in
+ * world m) is only read during the call. Return 0 to disable the contact for this step: it is
+ * not solved, wakes nothing, counts as not touching (an end event if it was) and forgets its
+ * warm-start impulses, and continuous collision does not sweep against it either. A one-way
+ * platform returns 0 while the other body is below it or moving up through it. Continuous
+ * collision sweeps a fast body only against pairs the custom filter allows; but a body so fast
+ * that it reaches a one-way platform within a step without having had a contact with it at
+ * the step's start is stopped at the platform for that step (the callback has no manifold to
+ * be asked with), and goes on through at the next. */
+typedef int carom_pre_solve_fn(carom_shape_id shape_a, carom_shape_id shape_b,
+                               const carom_manifold* manifold, void* context);
+/* NULL removes it. Refused during a step or callback. */
+CAROM_API carom_status carom_world_set_pre_solve(carom_world_id world, carom_pre_solve_fn* fn,
+                                                 void* context);
 
 /* ---- Debug draw ------------------------------------------------------------------------- */
 
@@ -341,6 +418,88 @@ CAROM_API carom_status carom_body_apply_linear_impulse(carom_body_id body, carom
                                                        carom_vec2 point);
 CAROM_API carom_status carom_body_apply_angular_impulse(carom_body_id body, double impulse);
 
+/* ---- Bodies after creation ------------------------------------------------------------- */
+
+/* Change the body's type. Its contacts are dropped (touching ones report their end) and found
+ * again at the next step as the new type allows; what rested on it wakes, and so does the body.
+ * Made static, it loses its velocity; made dynamic, it gets the mass of its shapes (or its mass
+ * override) and needs one to step. A body carrying a vehicle must stay dynamic
+ * (CAROM_ERROR_OUT_OF_RANGE). Joints stay; a joint between two bodies that are not dynamic does
+ * nothing. */
+CAROM_API carom_status carom_body_set_type(carom_body_id body, carom_body_type type);
+
+/* Fixed rotation: a dynamic body that never turns (a character's capsule, a piston): its
+ * rotational inertia counts as infinite, its angular velocity is zeroed and stays zero, and its
+ * rotation is kept bit for bit while contacts and joints push it. Off again, the body turns with
+ * the inertia of its shapes (or its override). Saved in snapshots. */
+CAROM_API carom_status carom_body_set_fixed_rotation(carom_body_id body, int fixed);
+CAROM_API int carom_body_is_fixed_rotation(carom_body_id body);
+
+/* Mass override: the dynamic body's mass (kg, positive, at most CAROM_MAX_MAGNITUDE), center of
+ * mass (body frame, m, finite) and rotational inertia about that center (kg·m², >= 0; 0: it
+ * does not turn), used instead of what its shapes give, until carom_body_reset_mass_data. Adding,
+ * removing or re-densitying shapes then leaves the mass alone. The center of mass moves with
+ * the material points' velocities kept. A static or kinematic body keeps the override for when
+ * it becomes dynamic. Saved in snapshots. */
+CAROM_API carom_status carom_body_set_mass_data(carom_body_id body, carom_mass_data mass_data);
+/* The mass in use: mass (kg), local center (m) and rotational inertia (kg·m², 0 while the
+ * rotation is fixed). */
+CAROM_API carom_mass_data carom_body_get_mass_data(carom_body_id body);
+/* Back to the mass of the shapes. */
+CAROM_API carom_status carom_body_reset_mass_data(carom_body_id body);
+CAROM_API int carom_body_has_mass_override(carom_body_id body);
+
+/* Damping (per second, >= 0; carom_body_def says how it acts) and gravity scale (finite): within
+ * CAROM_MAX_MAGNITUDE. A change wakes the body. */
+CAROM_API carom_status carom_body_set_linear_damping(carom_body_id body, double damping);
+CAROM_API double carom_body_get_linear_damping(carom_body_id body);
+CAROM_API carom_status carom_body_set_angular_damping(carom_body_id body, double damping);
+CAROM_API double carom_body_get_angular_damping(carom_body_id body);
+CAROM_API carom_status carom_body_set_gravity_scale(carom_body_id body, double scale);
+CAROM_API double carom_body_get_gravity_scale(carom_body_id body);
+/* Bullet: swept against dynamic bodies too when fast (carom_body_def.bullet). */
+CAROM_API carom_status carom_body_set_bullet(carom_body_id body, int bullet);
+CAROM_API int carom_body_is_bullet(carom_body_id body);
+CAROM_API int carom_body_is_sleep_enabled(carom_body_id body);
+
+/* Disable (enabled = 0) or enable a body. A disabled body stays in the world with its id,
+ * shapes, pose, velocity and joints, but takes no part in steps: it has no contacts (those it
+ * had are dropped, touching ones reporting their end, and what rested on it wakes), is neither
+ * moved nor pushed, is not found by queries or swept against, its joints do nothing, and it
+ * counts as neither awake nor asleep (carom_body_is_awake answers 0). Enabled again, it wakes
+ * and its pairs are found at the next step. Saved in snapshots. Its shapes keep their place in
+ * the broad phase's grid, marked so that they never pair. */
+CAROM_API carom_status carom_body_set_enabled(carom_body_id body, int enabled);
+CAROM_API int carom_body_is_enabled(carom_body_id body);
+
+/* awake = 1 wakes the body's island (as carom_body_wake). awake = 0 puts an awake dynamic body
+ * to sleep at once, alone, with zero velocity and no pending force (static bodies: nothing to
+ * do). Refused with CAROM_ERROR_OUT_OF_RANGE for a kinematic body, a body with sleep disabled,
+ * or one with joints (it sleeps with its jointed bodies when they all rest). An awake body
+ * touching it wakes it at the next step, as with any sleeping body. */
+CAROM_API carom_status carom_body_set_awake(carom_body_id body, int awake);
+
+/* The body's shapes, in ascending shape id order: writes at most capacity ids (capacity >= 0;
+ * shapes may be NULL when capacity is 0) and returns how many it wrote; 0 for a stale id.
+ * carom_body_get_shape_count says how many there are. */
+CAROM_API int carom_body_get_shape_count(carom_body_id body);
+CAROM_API int carom_body_get_shapes(carom_body_id body, carom_shape_id* shapes, int capacity);
+
+/* A contact with manifold points, as carom_body_get_contact_data lists it. */
+typedef struct carom_contact_data {
+    carom_shape_id shape_a, shape_b; /* in the contact's order: the normal points from A to B */
+    carom_manifold manifold;         /* as of the last step's narrow phase (points in world m) */
+    int touching;                    /* 1: touching as events report it (a begin without an end
+                                        yet); 0: points only speculative */
+} carom_contact_data;
+
+/* The body's contacts that have manifold points (touching or speculative), in ascending contact
+ * order: writes at most capacity (>= 0; contacts may be NULL when capacity is 0), returns how
+ * many it wrote. carom_body_get_contact_capacity gives an upper bound on how many there are. */
+CAROM_API int carom_body_get_contact_capacity(carom_body_id body);
+CAROM_API int carom_body_get_contact_data(carom_body_id body, carom_contact_data* contacts,
+                                          int capacity);
+
 /* ---- Shapes ----------------------------------------------------------------------------- */
 
 /* Attach a shape to a body; geometry in the body frame. The body's mass, center of mass and
@@ -386,6 +545,20 @@ CAROM_API carom_status carom_shape_set_friction(carom_shape_id shape, double fri
 CAROM_API carom_status carom_shape_set_restitution(carom_shape_id shape, double restitution);
 /* Changing density recomputes the body's mass. */
 CAROM_API carom_status carom_shape_set_density(carom_shape_id shape, double density);
+
+/* A new collision filter (carom_filter). The shape's contacts that the new filter forbids are
+ * dropped now (touching ones report their end) and the bodies of those pairs wake; pairs it
+ * newly allows are found at the next step. */
+CAROM_API carom_status carom_shape_set_filter(carom_shape_id shape, carom_filter filter);
+
+/* The shape's geometry in its body's frame (m), into *out. CAROM_ERROR_OUT_OF_RANGE if the shape
+ * is of another type (carom_shape_get_type; a chain segment also answers
+ * carom_shape_get_segment with its own two points), CAROM_ERROR_NULL_ARGUMENT for a NULL out. */
+CAROM_API carom_status carom_shape_get_circle(carom_shape_id shape, carom_circle* out);
+CAROM_API carom_status carom_shape_get_polygon(carom_shape_id shape, carom_polygon* out);
+CAROM_API carom_status carom_shape_get_segment(carom_shape_id shape, carom_segment* out);
+CAROM_API carom_status carom_shape_get_chain_segment(carom_shape_id shape,
+                                                     carom_chain_segment* out);
 
 #ifdef __cplusplus
 }

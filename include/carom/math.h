@@ -34,6 +34,9 @@ typedef struct carom_aabb {
     carom_vec2 lower, upper;
 } carom_aabb;
 
+/* pi, for angles in radians: more digits than a double holds, so it reads as the double nearest
+ * to pi on every compiler (the same bits as glibc's M_PI, which -std=c11 hides). Use it with
+ * carom_make_rot and carom_atan2 rather than libm's trigonometry (docs/determinism.md). */
 #define CAROM_PI 3.14159265358979323846
 
 #ifdef __cplusplus
@@ -42,7 +45,8 @@ extern "C" {
 
 /* carom's own sine and cosine of an angle in radians, the same bits on every platform.
  * Measured against glibc (tests/test_math.c): within 1 ulp for |angle| <= 1000, within 2 ulp
- * for |angle| <= 1e6; |c^2 + s^2 - 1| <= 3.1e-16. */
+ * for |angle| <= 1e6; |c^2 + s^2 - 1| <= 3.1e-16. Any finite angle gives a unit rotation: one
+ * beyond CAROM_MAX_MAGNITUDE is first reduced modulo 2 pi (in double arithmetic, exactly). */
 CAROM_API carom_rot carom_make_rot(double angle);
 /* The angle of a rotation in radians, in [-pi, pi]; carom's own atan2. */
 CAROM_API double carom_rot_get_angle(carom_rot q);

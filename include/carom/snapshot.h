@@ -42,10 +42,12 @@
 extern "C" {
 #endif
 
-/* The newest format version this build writes (3: joints); it reads versions 2 and 3. A world
- * that version 2 holds entirely (no joint was ever created in it, the joint settings are the
- * defaults) is written in version 2, with the bytes and checksums earlier builds wrote. */
-#define CAROM_SNAPSHOT_VERSION 3
+/* The newest format version this build writes (4: bodies with fixed rotation, a mass override
+ * or disabled; 3: joints); it reads versions 2 to 4. A world is written in the oldest version that
+ * holds it entirely: 2 if no joint was ever created in it and its joint settings are the
+ * defaults, else 3 unless a body has fixed rotation, a mass override or is disabled, so a world that uses
+ * none of the newer features keeps the bytes and checksums earlier builds wrote. */
+#define CAROM_SNAPSHOT_VERSION 4
 
 /* Which parts carom_world_save writes. */
 typedef enum carom_snapshot_parts {

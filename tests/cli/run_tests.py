@@ -157,6 +157,15 @@ def group_bad():
               "too densely; spread them out or destroy some, or create the world with a larger "
               "max_contacts. The step was not taken\n",
               f"a pile too dense to step: stderr\n{err}")
+        # The scene's own bound (world.max_contacts): 8 circles at one point make 28 pairs.
+        with open(os.path.join(scratch, "small_pile.json"), "w") as file:
+            json.dump({"version": 1, "world": {"max_contacts": 27},
+                       "bodies": [circle] * 8}, file)
+        status, out, err = run(["run", "small_pile.json", "--hash"], cwd=scratch)
+        check(status == 1, f"a pile over the scene's max_contacts: exit {status}, expected 1")
+        check(err.startswith("carom: step 1 failed: the step would make 28 new contacts besides "
+                             "the 0 there are, more than the world's max_contacts (27)"),
+              f"a pile over the scene's max_contacts: stderr\n{err}")
 
 
 # ---- arguments ------------------------------------------------------------------------------
@@ -191,6 +200,10 @@ def group_arguments():
         (["run", scene, "--trace", "t.csv", "--every", "0"],
          "carom: --every must be an integer from 1 to 2147483647, got '0'\n" + see_help),
         (["run", scene, "--frobnicate"], "carom: unknown option '--frobnicate'\n" + see_help),
+        (["run", scene, "--hsah"],
+         "carom: unknown option '--hsah'; did you mean --hash?\n" + see_help),
+        (["run", scene, "--stpes=10"],
+         "carom: unknown option '--stpes=10'; did you mean --steps?\n" + see_help),
         (["run", scene, "--hash=yes"], "carom: --hash takes no value\n" + see_help),
         (["run", scene, "--out"], "carom: --out needs a value\n" + see_help),
         (["run", scene, scene], f"carom: one scene file at a time: '{scene}' and '{scene}'\n"
@@ -418,6 +431,38 @@ def group_state():
                 for number in re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", file.read()):
                     value = float(number)
                     check(float(repr(value)) == value, f"{path}: {number} does not round-trip")
+        state_keeps_max_contacts(scratch)
+
+
+def state_keeps_max_contacts(scratch):
+    """world.max_contacts holds, is written back by state files, and only when not the
+    default."""
+    circle = {"type": "dynamic", "shapes": [{"type": "circle", "radius": 0.5}]}
+    for max_contacts, written in ((28, True), (1000000, False)):
+        scene_path = os.path.join(scratch, "pile.json")
+        with open(scene_path, "w") as file:
+            json.dump({"version": 1, "world": {"max_contacts": max_contacts},
+                       "bodies": [circle] * 8}, file)
+        state_path = os.path.join(scratch, "pile_state.json")
+        run_ok(["run", scene_path, "--steps", "3", "--out", state_path])
+        world = load_json(state_path)["world"]
+        if written:
+            check(world.get("max_contacts") == max_contacts,
+                  f"max_contacts {max_contacts}: the state file's world is {world}")
+        else:
+            check("max_contacts" not in world,
+                  f"the default max_contacts was written: the state file's world is {world}")
+        out, _ = run_ok(["run", state_path, "--steps", "1", "--hash"])
+        check(out.startswith("hash: "), f"max_contacts {max_contacts}: reading back: {out!r}")
+        if written:
+            # the state read back keeps the bound: a ninth circle at the pile makes 36 pairs
+            state = load_json(state_path)
+            state["bodies"].append(dict(circle, position=state["bodies"][0]["position"]))
+            with open(state_path, "w") as file:
+                json.dump(state, file)
+            status, _, err = run(["run", state_path, "--steps", "1"])
+            check(status == 1 and "more than the world's max_contacts (28)" in err,
+                  f"a ninth circle in the state read back: exit {status}, stderr\n{err}")
 
 
 # ---- trace ----------------------------------------------------------------------------------
@@ -888,7 +933,7 @@ def engine_refusals(scratch, good, fields):
             r"checksum is [0-9a-f]{16} but its bytes give [0-9a-f]{16}: it was damaged\n")),
         ("engine_version.snap", with_checksum(bytes(other_version)),
          "engine_version.snap: the engine refused the snapshot: snapshot: the scene part is "
-         "format version 99; this build of carom reads versions 2 to 3\n"),
+         "format version 99; this build of carom reads versions 2 to 4\n"),
         ("swapped.snap", with_checksum(swapped), "swapped.snap: corrupt snapshot: its scene has "
          "4 bodies, its engine snapshot 11\n"),
     ]
@@ -1261,10 +1306,128 @@ def group_outputs():
         outputs_same_file(scratch)
 
 
+# ---- events ---------------------------------------------------------------------------------
+
+EVENT_KINDS = {"begin", "end", "hit", "sensor_begin", "sensor_end"}
+
+
+def check_event_lines(path, text):
+    """Every line a JSON object with the documented keys; contact events that agree: a begin
+    before any hit or end of its pair, an end only for a begun pair."""
+    open_pairs = set()
+    events = []
+    for number, line in enumerate(text.splitlines(), 1):
+        event = json.loads(line)
+        where = f"{path} line {number}"
+        check(event["kind"] in EVENT_KINDS, f"{where}: kind {event['kind']}")
+        check(len(event["bodies"]) == 2 and len(event["shapes"]) == 2, f"{where}: two of each")
+        has_contact = event["kind"] in ("begin", "hit")
+        check(("point" in event) == has_contact and ("normal" in event) == has_contact and
+              ("speed" in event) == has_contact, f"{where}: point, normal, speed on {event}")
+        if has_contact:
+            check(abs(math.hypot(*event["normal"]) - 1.0) < 1e-9, f"{where}: unit normal")
+        pair = tuple(event["shapes"])
+        if event["kind"] == "begin":
+            check(pair not in open_pairs, f"{where}: begins twice")
+            open_pairs.add(pair)
+        elif event["kind"] in ("hit", "end"):
+            check(pair in open_pairs, f"{where}: {event['kind']} without a begin")
+            if event["kind"] == "end":
+                open_pairs.discard(pair)
+        events.append(event)
+    return events
+
+
+def group_events():
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "events.jsonl")
+        run_ok(["run", os.path.join(SCENES, "billiards.json"), "--steps", "300", "--events",
+                path])
+        with open(path) as file:
+            events = check_event_lines(path, file.read())
+        check(any(e["kind"] == "begin" for e in events), "the billiard break begins contacts")
+        # the three balls of ball_drop land together at step 58 on the ground (body 0); the
+        # bounciest lands again later
+        out, _ = run_ok(["run", os.path.join(SCENES, "ball_drop.json"), "--steps", "120",
+                         "--events", "-"])
+        events = check_event_lines("ball_drop", out)
+        begins = [e for e in events if e["kind"] == "begin"]
+        check(len(begins) >= 3 and all(e["step"] == 58 and e["bodies"][0] == 0
+                                       for e in begins[:3]) and
+              all(e["step"] > 58 for e in begins[3:]),
+              f"ball_drop: three landings at step 58, got {begins}")
+        check(all(e["normal"] == [0, 1] for e in begins), "ball_drop: the ground's normal is up")
+        # resume numbers on: the events of 60 + 60 steps are those of 120
+        snap = os.path.join(scratch, "half.snap")
+        first = os.path.join(scratch, "first.jsonl")
+        second = os.path.join(scratch, "second.jsonl")
+        run_ok(["run", os.path.join(SCENES, "ball_drop.json"), "--steps", "60", "--save", snap,
+                "--events", first])
+        run_ok(["resume", snap, "--steps", "60", "--events", second])
+        with open(first) as a, open(second) as b:
+            check(a.read() + b.read() == out, "run 60 + resume 60 writes the events of run 120")
+        status, _, err = run(["run", os.path.join(SCENES, "ball_drop.json"), "--out", "-",
+                              "--events", "-"])
+        check(status == 2 and "--events and --out cannot both write to stdout" in err, f"two outputs on stdout: {status} {err}")
+
+
+# ---- body keys --------------------------------------------------------------------------------
+
+BODY_KEYS_SCENE = {
+    "version": 1, "world": {"gravity": [0, -10], "dt": 1 / 60},
+    "bodies": [
+        {"name": "ground", "type": "static",
+         "shapes": [{"type": "box", "half_extents": [10, 0.5], "center": [0, -0.5]}]},
+        {"name": "crate", "position": [0, 2], "angle": 0.5, "fixed_rotation": True,
+         "shapes": [{"type": "box", "half_extents": [0.5, 0.25]}]},
+        {"name": "balloon", "position": [3, 1], "gravity_scale": -0.5,
+         "shapes": [{"type": "circle", "radius": 0.3}]},
+        {"name": "ghost", "position": [-3, 3], "enabled": False, "linear_velocity": [1, 0],
+         "shapes": [{"type": "circle", "radius": 0.3}]}]}
+
+
+def group_body_keys():
+    """fixed_rotation, gravity_scale and enabled act, and state files write them back."""
+    with tempfile.TemporaryDirectory() as scratch:
+        scene = os.path.join(scratch, "keys.json")
+        with open(scene, "w") as file:
+            json.dump(BODY_KEYS_SCENE, file)
+        first = os.path.join(scratch, "first.json")
+        run_ok(["run", scene, "--steps", "60", "--out", first])
+        state = load_json(first)
+        crate, balloon = state["bodies"][1], state["bodies"][2]
+        check(crate.get("fixed_rotation") is True, f"fixed_rotation written back: {crate}")
+        check(crate["rotation"] == [math.cos(0.5), math.sin(0.5)] or
+              abs(crate["angle"] - 0.5) < 1e-15, f"the crate kept its angle: {crate['angle']}")
+        check(crate["angular_velocity"] == 0, "a fixed rotation does not spin")
+        check(balloon.get("gravity_scale") == -0.5, f"gravity_scale written back: {balloon}")
+        check(balloon["position"][1] > 1 and balloon["linear_velocity"][1] > 4.9,
+              f"the balloon rises at 5 m/s^2: {balloon}")
+        check("gravity_scale" not in crate and "fixed_rotation" not in balloon and
+              "enabled" not in crate, "defaults are not written")
+        ghost = state["bodies"][3]
+        check(ghost.get("enabled") is False and ghost["position"] == [-3, 3] and
+              ghost["linear_velocity"] == [1, 0], f"a disabled body stays as it was: {ghost}")
+        second = os.path.join(scratch, "second.json")
+        run_ok(["run", first, "--steps", "0", "--out", second])
+        check(load_json(second) == state, "a state file reads back to itself")
+        for bad, message in ((["gravity_scale", "up"], "gravity_scale"),
+                             (["fixed_rotation", 1], "fixed_rotation"),
+                             (["enabled", "no"], "enabled")):
+            broken = json.loads(json.dumps(BODY_KEYS_SCENE))
+            broken["bodies"][1][bad[0]] = bad[1]
+            path = os.path.join(scratch, "bad.json")
+            with open(path, "w") as file:
+                json.dump(broken, file)
+            status, _, err = run(["run", path])
+            check(status == 2 and f"bodies[1].{message}" in err, f"{bad}: {status} {err}")
+
+
 GROUPS = {"bad": group_bad, "arguments": group_arguments, "good": group_good,
           "state": group_state, "trace": group_trace, "hash": group_hash, "time": group_time,
           "load": group_load, "progress": group_progress, "snapshot": group_snapshot,
-          "outputs": group_outputs}
+          "outputs": group_outputs, "events": group_events,
+          "body_keys": group_body_keys}
 
 if __name__ == "__main__":
     names = sys.argv[1:] or list(GROUPS)

@@ -22,9 +22,10 @@
  *   determinism --every-step            a line after every step (resumed runs: `resumedN`)
  *   determinism --list                  the scene names
  *
- * The hash is FNV-1a 64 over, for each tracked body in creation order, the IEEE 754 bits of
- * position x, y, rotation cosine, sine, linear velocity x, y and angular velocity, each double
- * fed least significant byte first, byte by byte (the same as carom_determinism_selftest). The
+ * The hash is carom_bodies_hash() over the tracked bodies in creation order: FNV-1a 64 over
+ * the IEEE 754 bits of position x, y, rotation cosine, sine, linear velocity x, y and angular
+ * velocity, each double fed least significant byte first, byte by byte (as
+ * carom_determinism_selftest hashes its bodies). The
  * scenes use the public API and the shared builders of bench/scenes.h only. Scripted calls
  * (launching a ball, destroying and adding bodies, waking) happen before the step they are
  * listed at, so they are part of "the same calls". */
@@ -72,35 +73,9 @@ static int track(run* r, carom_body_id body) {
     return 0;
 }
 
-static uint64_t hash_double(uint64_t hash, double value) {
-    uint64_t bits;
-    memcpy(&bits, &value, sizeof bits);
-    for (int i = 0; i < 8; ++i) {
-        hash ^= (bits >> (8 * i)) & 0xffu;
-        hash *= UINT64_C(1099511628211);
-    }
-    return hash;
-}
-
+/* carom_bodies_hash over the tracked bodies; a destroyed body's null id is skipped. */
 static uint64_t hash_run(const run* r) {
-    uint64_t hash = UINT64_C(14695981039346656037);
-    for (int i = 0; i < r->count; ++i) {
-        carom_body_id body = r->bodies[i];
-        if (CAROM_IS_NULL(body)) {
-            continue;
-        }
-        carom_vec2 position = carom_body_get_position(body);
-        carom_rot rotation = carom_body_get_rotation(body);
-        carom_vec2 velocity = carom_body_get_linear_velocity(body);
-        hash = hash_double(hash, position.x);
-        hash = hash_double(hash, position.y);
-        hash = hash_double(hash, rotation.c);
-        hash = hash_double(hash, rotation.s);
-        hash = hash_double(hash, velocity.x);
-        hash = hash_double(hash, velocity.y);
-        hash = hash_double(hash, carom_body_get_angular_velocity(body));
-    }
-    return hash;
+    return carom_bodies_hash(r->bodies, r->count);
 }
 
 /* A number in [lo, hi) from the run's fixed-seed generator (integer arithmetic, then one exact

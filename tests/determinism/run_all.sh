@@ -2,7 +2,8 @@
 # Build the determinism program in every configuration docs/determinism.md lists and compare each
 # one's hashes with tests/determinism/golden.txt: gcc and clang at -O0, -O2 and -O3, both under
 # AddressSanitizer and UndefinedBehaviorSanitizer, 32-bit x86 (SSE2, static, run natively),
-# aarch64 (static, under qemu-user) and WebAssembly (emscripten, under node); on a machine with
+# aarch64 (static, under qemu-user), WebAssembly (emscripten, under node) and 64-bit Windows
+# (MinGW-w64, static, under wine, which also runs the programs of examples/); on a machine with
 # FMA also gcc -O3 -march=haswell, where the compiler may fuse. Then the source checks of
 # check_sources.py with clang (meson test runs them with the build's own compiler).
 # Each build also exchanges snapshots with the reference build: its step-100 snapshots must hash
@@ -12,19 +13,20 @@
 #   tests/determinism/run_all.sh [--clean] [CONFIG...]     (default: every configuration)
 #
 # CONFIG: gcc-O0 gcc-O2 gcc-O3 clang-O0 clang-O2 clang-O3 gcc-sanitize clang-sanitize gcc-O3-fma
-# i686 aarch64 wasm, and sources (check_sources.py with clang).
+# i686 aarch64 wasm mingw64, and sources (check_sources.py with clang).
 #
 # Build directories are build-det-CONFIG/, reused when present (--clean starts them afresh); each
 # configuration's full output goes to build-det-logs/CONFIG.log.
 # Prints one line per configuration and a summary; exits 1 if any configuration failed to build
 # or differs from the golden file. Needs: gcc, clang, gcc-i686-linux-gnu, gcc-aarch64-linux-gnu,
-# qemu-user, emscripten and node (.ci/run installs them).
+# qemu-user, emscripten, node, gcc-mingw-w64-x86-64 and wine (.ci/run installs them).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 golden=tests/determinism/golden.txt
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs} # emcc's optimiser needs node's acorn
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export WINEDEBUG=${WINEDEBUG:--all} # wine's own diagnostics would fill the logs
 
 clean=0
 selected=()
@@ -32,7 +34,7 @@ for arg in "$@"; do
     case $arg in
     --clean) clean=1 ;;
     -h | --help)
-        sed -n '2,21p' "$0"
+        sed -n '2,22p' "$0"
         exit 0
         ;;
     *) selected+=("$arg") ;;
@@ -57,6 +59,7 @@ configs=(
     "i686|cross:cross/i686.txt||"
     "aarch64|cross:cross/aarch64.txt|qemu-aarch64|"
     "wasm|cross:cross/wasm.txt|node|"
+    "mingw64|cross:cross/mingw64.txt|wine|"
 )
 
 has_fma() { grep -qw fma /proc/cpuinfo 2>/dev/null && grep -qw avx2 /proc/cpuinfo 2>/dev/null; }
@@ -90,6 +93,8 @@ run_config() {
     local program=$dir/tests/determinism/determinism
     if [ "$name" = wasm ]; then
         program+=.js
+    elif [ "$name" = mingw64 ]; then
+        program+=.exe
     fi
     : >"$log"
     if [ ! -f "$dir/build.ninja" ] && ! env "${env[@]}" "${setup[@]}" >>"$log" 2>&1; then
@@ -107,6 +112,10 @@ run_config() {
     output=$($runner "$program" --check "$golden" 2>>"$log")
     status=$?
     echo "$output" >>"$log"
+    if [ $status = 0 ] && [ "$name" = mingw64 ] && ! run_examples "$dir" "$runner" "$log"; then
+        output+=$'\n'"determinism: but a program of examples/ failed under $runner ($log)"
+        status=1
+    fi
     local verdict
     verdict=$(echo "$output" | tail -n 1)
     if [ $status != 0 ]; then
@@ -118,6 +127,26 @@ run_config() {
         summary+=("$(printf '%-16s ok       %s [%ds]' "$name" "${verdict#determinism: }" \
             $((SECONDS - start)))")
     fi
+}
+
+# The programs of examples/ (plain C, no Criterion) in a cross build, under its runner: each must
+# exit 0, and lockstep must print what docs/determinism.md shows, the same hash as natively.
+run_examples() {
+    local dir=$1 runner=$2 log=$3 example output
+    for example in "$dir"/examples/*.exe; do
+        # shellcheck disable=SC2086 # runner is one word
+        # WINEPATH: lockstep_dll.exe loads libcarom-0.dll from the build folder.
+        if ! output=$(WINEPATH="$root/$dir" $runner "$example" 2>>"$log"); then
+            echo "$example failed" >>"$log"
+            return 1
+        fi
+        output=${output//$'\r'/} # Windows programs end their lines with CR LF
+        echo "$output" >>"$log"
+        if [[ $example == */lockstep*.exe ]] && ! grep -qxF "$output" docs/determinism.md; then
+            echo "$example printed '$output', not what docs/determinism.md shows" >>"$log"
+            return 1
+        fi
+    done
 }
 
 for entry in "${configs[@]}"; do

@@ -1,6 +1,6 @@
-/* The demos' software rasterizer: see canvas.h. Scanline polygon fill (even-odd rule, sampled
- * at pixel centres), circles by rows, lines as quads, text from stb_easy_font's quads, PNG by
- * stb_image_write (this file holds its one implementation). */
+/* The software rasterizer of the demos and `carom render`: see canvas.h. Scanline polygon fill
+ * (even-odd rule, sampled at pixel centres), circles by rows, lines as quads, text from
+ * stb_easy_font's quads, PNG by stb_image_write (this file holds its one implementation). */
 #include "canvas.h"
 
 #include "atomic_file.h"
@@ -31,8 +31,7 @@ canvas canvas_make(int width, int height) {
     canvas c;
     c.width = width;
     c.height = height;
-    c.pixels = malloc((size_t)width * (size_t)height * 3);
-    memset(c.pixels, 0, (size_t)width * (size_t)height * 3);
+    c.pixels = width > 0 && height > 0 ? calloc((size_t)width * (size_t)height, 3) : NULL;
     return c;
 }
 
@@ -54,6 +53,31 @@ void canvas_clear(canvas* c, uint32_t rgb) {
 carom_vec2 canvas_to_pixels(const canvas* c, canvas_view view, carom_vec2 world) {
     return carom_v2(0.5 * c->width + (world.x - view.center.x) * view.scale,
                     0.5 * c->height - (world.y - view.center.y) * view.scale);
+}
+
+/* Far outside any canvas, and inside what an int holds. */
+#define PIXEL_LIMIT 1e8
+
+/* A coordinate in pixels, clamped to +-PIXEL_LIMIT: a view can put the world's far points (up
+ * to 1e12 m) anywhere, or nowhere (NaN, which clamps to -PIXEL_LIMIT), and a double outside an
+ * int's range must not be converted to one. Clamping moves no pixel that is drawn. */
+static double clamp_pixels(double x) {
+    return x > -PIXEL_LIMIT ? (x < PIXEL_LIMIT ? x : PIXEL_LIMIT) : -PIXEL_LIMIT;
+}
+
+/* The first and the last pixel whose centre a span from x covers. */
+static int first_pixel(double x) {
+    return (int)ceil(clamp_pixels(x));
+}
+
+static int last_pixel(double x) {
+    return (int)floor(clamp_pixels(x));
+}
+
+/* Rows y0 to y1 within the canvas. */
+static void clip_rows(const canvas* c, int* y0, int* y1) {
+    *y0 = *y0 < 0 ? 0 : *y0;
+    *y1 = *y1 > c->height - 1 ? c->height - 1 : *y1;
 }
 
 static void blend_span(canvas* c, int y, int x0, int x1, uint32_t rgb, double alpha) {
@@ -98,13 +122,8 @@ void canvas_fill_polygon_px(canvas* c, const carom_vec2* points, int count, uint
         min_y = fmin(min_y, points[i].y);
         max_y = fmax(max_y, points[i].y);
     }
-    int y0 = (int)ceil(min_y - 0.5), y1 = (int)floor(max_y - 0.5);
-    if (y0 < 0) {
-        y0 = 0;
-    }
-    if (y1 > c->height - 1) {
-        y1 = c->height - 1;
-    }
+    int y0 = first_pixel(min_y - 0.5), y1 = last_pixel(max_y - 0.5);
+    clip_rows(c, &y0, &y1);
     double stack_crossings[64];
     double* crossings = count <= 64 ? stack_crossings : malloc(sizeof(double) * (size_t)count);
     for (int y = y0; y <= y1; ++y) {
@@ -118,7 +137,7 @@ void canvas_fill_polygon_px(canvas* c, const carom_vec2* points, int count, uint
         }
         qsort(crossings, (size_t)n, sizeof(double), compare_doubles);
         for (int i = 0; i + 1 < n; i += 2) {
-            int x0 = (int)ceil(crossings[i] - 0.5), x1 = (int)floor(crossings[i + 1] - 0.5);
+            int x0 = first_pixel(crossings[i] - 0.5), x1 = last_pixel(crossings[i + 1] - 0.5);
             if (x1 >= x0) {
                 blend_span(c, y, x0, x1, rgb, alpha);
             }
@@ -131,7 +150,8 @@ void canvas_fill_polygon_px(canvas* c, const carom_vec2* points, int count, uint
 
 void canvas_fill_circle_px(canvas* c, carom_vec2 center, double radius, uint32_t rgb,
                            double alpha) {
-    int y0 = (int)ceil(center.y - radius - 0.5), y1 = (int)floor(center.y + radius - 0.5);
+    int y0 = first_pixel(center.y - radius - 0.5), y1 = last_pixel(center.y + radius - 0.5);
+    clip_rows(c, &y0, &y1);
     for (int y = y0; y <= y1; ++y) {
         double dy = y + 0.5 - center.y;
         double half = radius * radius - dy * dy;
@@ -139,9 +159,44 @@ void canvas_fill_circle_px(canvas* c, carom_vec2 center, double radius, uint32_t
             continue;
         }
         half = sqrt(half);
-        int x0 = (int)ceil(center.x - half - 0.5), x1 = (int)floor(center.x + half - 0.5);
+        int x0 = first_pixel(center.x - half - 0.5), x1 = last_pixel(center.x + half - 0.5);
         if (x1 >= x0) {
             blend_span(c, y, x0, x1, rgb, alpha);
+        }
+    }
+}
+
+/* Half the width of a disc's row at height dy from its centre, or -1 when the row misses it. */
+static double half_chord(double radius, double dy) {
+    double square = radius * radius - dy * dy;
+    return square < 0.0 ? -1.0 : sqrt(square);
+}
+
+void canvas_ring_px(canvas* c, carom_vec2 center, double radius, double width, uint32_t rgb) {
+    double inner = radius - width;
+    int y0 = first_pixel(center.y - radius - 0.5), y1 = last_pixel(center.y + radius - 0.5);
+    clip_rows(c, &y0, &y1);
+    for (int y = y0; y <= y1; ++y) {
+        double dy = y + 0.5 - center.y;
+        double outer_half = half_chord(radius, dy);
+        if (outer_half < 0.0) {
+            continue;
+        }
+        double inner_half = inner > 0.0 ? half_chord(inner, dy) : -1.0;
+        int x0 = first_pixel(center.x - outer_half - 0.5),
+            x3 = last_pixel(center.x + outer_half - 0.5);
+        if (inner_half < 0.0) {
+            blend_span(c, y, x0, x3, rgb, 1.0);
+            continue;
+        }
+        /* the pixels of the row outside the inner disc, on each side of it */
+        int x1 = first_pixel(center.x - inner_half - 0.5) - 1;
+        int x2 = last_pixel(center.x + inner_half - 0.5) + 1;
+        if (x1 >= x0) {
+            blend_span(c, y, x0, x1, rgb, 1.0);
+        }
+        if (x3 >= x2) {
+            blend_span(c, y, x2, x3, rgb, 1.0);
         }
     }
 }
@@ -208,6 +263,12 @@ void canvas_fill_circle(canvas* c, canvas_view view, carom_vec2 center, double r
     canvas_fill_circle_px(c, canvas_to_pixels(c, view, center), radius * view.scale, rgb, alpha);
 }
 
+void canvas_ring(canvas* c, canvas_view view, carom_vec2 center, double radius, double width,
+                 uint32_t rgb) {
+    canvas_ring_px(c, canvas_to_pixels(c, view, center), radius * view.scale,
+                   fmax(1.0, width * view.scale), rgb);
+}
+
 void canvas_line(canvas* c, canvas_view view, carom_vec2 a, carom_vec2 b, double width,
                  uint32_t rgb, double alpha) {
     canvas_line_px(c, canvas_to_pixels(c, view, a), canvas_to_pixels(c, view, b),
@@ -263,42 +324,61 @@ static void write_png_piece(void* context, void* data, int size) {
     }
 }
 
-int canvas_write_png(const canvas* c, const char* path, int downsample, const char* program) {
-    if (downsample < 1) {
-        downsample = 1;
+canvas canvas_downsample(const canvas* c, int factor) {
+    if (factor < 1) {
+        factor = 1;
     }
-    int w = c->width / downsample, h = c->height / downsample;
-    uint8_t* out = malloc((size_t)w * (size_t)h * 3);
-    if (out == NULL) {
-        fprintf(stderr, "%s%scannot write '%s': out of memory\n", program != NULL ? program : "",
-                program != NULL ? ": " : "", path);
-        return -1;
+    canvas out = canvas_make(c->width / factor, c->height / factor);
+    if (out.pixels == NULL) {
+        return out;
     }
-    int area = downsample * downsample;
-    for (int y = 0; y < h; ++y) {
-        for (int x = 0; x < w; ++x) {
+    int area = factor * factor;
+    for (int y = 0; y < out.height; ++y) {
+        for (int x = 0; x < out.width; ++x) {
             for (int k = 0; k < 3; ++k) {
                 int sum = 0;
-                for (int dy = 0; dy < downsample; ++dy) {
+                for (int dy = 0; dy < factor; ++dy) {
                     const uint8_t* row =
-                        c->pixels + ((size_t)(y * downsample + dy) * (size_t)c->width) * 3;
-                    for (int dx = 0; dx < downsample; ++dx) {
-                        sum += row[3 * (x * downsample + dx) + k];
+                        c->pixels + ((size_t)(y * factor + dy) * (size_t)c->width) * 3;
+                    for (int dx = 0; dx < factor; ++dx) {
+                        sum += row[3 * (x * factor + dx) + k];
                     }
                 }
-                out[((size_t)y * (size_t)w + (size_t)x) * 3 + (size_t)k] =
+                out.pixels[((size_t)y * (size_t)out.width + (size_t)x) * 3 + (size_t)k] =
                     (uint8_t)((sum + area / 2) / area);
             }
         }
     }
+    return out;
+}
+
+bool canvas_put_png(const canvas* c, atomic_file* file) {
+    return stbi_write_png_to_func(write_png_piece, file, c->width, c->height, 3, c->pixels,
+                                  c->width * 3) != 0;
+}
+
+/* "program: " before a message, or nothing. */
+static void print_program(const char* program) {
+    if (program != NULL) {
+        fprintf(stderr, "%s: ", program);
+    }
+}
+
+int canvas_write_png(const canvas* c, const char* path, int downsample, const char* program) {
+    canvas small = canvas_downsample(c, downsample);
+    if (small.pixels == NULL) {
+        print_program(program);
+        fprintf(stderr, "cannot write '%s': out of memory\n", path);
+        return -1;
+    }
     atomic_file file;
     bool ok = atomic_file_open(&file, path);
-    if (ok && !stbi_write_png_to_func(write_png_piece, &file, w, h, 3, out, w * 3)) {
+    if (ok && !canvas_put_png(&small, &file)) {
         /* stb could not encode (out of memory): nothing to blame on the file */
-        fprintf(stderr, "%s%scould not encode '%s' as PNG\n", program != NULL ? program : "",
-                program != NULL ? ": " : "", path);
+        print_program(program);
+        fprintf(stderr, "could not encode '%s' as PNG\n", path);
         atomic_file_discard(&file);
-        free(out);
+        canvas_free(&small);
         return -1;
     }
     ok = ok && atomic_file_commit(&file);
@@ -306,75 +386,6 @@ int canvas_write_png(const canvas* c, const char* path, int downsample, const ch
         atomic_file_report(&file, program);
     }
     atomic_file_discard(&file);
-    free(out);
+    canvas_free(&small);
     return ok ? 0 : -1;
-}
-
-/* ---- carom_world_draw callbacks ------------------------------------------------------------ */
-
-static uint32_t darker(uint32_t rgb) {
-    return ((rgb >> 1) & 0x7f7f7fu);
-}
-
-static uint32_t pick_color(canvas_draw_context* context, uint32_t color, carom_vec2 centroid) {
-    return context->recolor != NULL ? context->recolor(color, centroid, context->user) : color;
-}
-
-static void draw_polygon(const carom_vec2* vertices, int count, uint32_t color, void* user) {
-    canvas_draw_context* context = user;
-    carom_vec2 centroid = {0.0, 0.0};
-    for (int i = 0; i < count; ++i) {
-        centroid = carom_add(centroid, vertices[i]);
-    }
-    centroid = carom_scale(1.0 / count, centroid);
-    color = pick_color(context, color, centroid);
-    if (color == 0xffffffffu) {
-        return; /* recolor said: skip */
-    }
-    canvas_fill_polygon(context->target, context->view, vertices, count, color,
-                        context->fill_alpha);
-    canvas_outline(context->target, context->view, vertices, count, context->line_width * 0.5,
-                   darker(color));
-}
-
-static void draw_circle(carom_vec2 center, double radius, carom_vec2 axis, uint32_t color,
-                        void* user) {
-    canvas_draw_context* context = user;
-    color = pick_color(context, color, center);
-    if (color == 0xffffffffu) {
-        return;
-    }
-    canvas_fill_circle(context->target, context->view, center, radius, darker(color), 1.0);
-    canvas_fill_circle(context->target, context->view, center, radius - context->line_width * 0.5,
-                       color, context->fill_alpha);
-    canvas_line(context->target, context->view, center, carom_mul_add(center, radius, axis),
-                context->line_width * 0.5, darker(color), 1.0);
-}
-
-static void draw_segment(carom_vec2 p1, carom_vec2 p2, uint32_t color, void* user) {
-    canvas_draw_context* context = user;
-    color = pick_color(context, color, carom_lerp(p1, p2, 0.5));
-    if (color == 0xffffffffu) {
-        return;
-    }
-    canvas_line(context->target, context->view, p1, p2, context->line_width, color, 1.0);
-    canvas_fill_circle(context->target, context->view, p1, 0.5 * context->line_width, color, 1.0);
-}
-
-static void draw_point(carom_vec2 point, uint32_t color, void* user) {
-    canvas_draw_context* context = user;
-    canvas_fill_circle(context->target, context->view, point, context->line_width, color, 1.0);
-}
-
-carom_debug_draw canvas_debug_draw(canvas_draw_context* context) {
-    carom_debug_draw draw;
-    memset(&draw, 0, sizeof(draw));
-    draw.draw_polygon = draw_polygon;
-    draw.draw_circle = draw_circle;
-    draw.draw_segment = draw_segment;
-    draw.draw_point = draw_point;
-    draw.draw_shapes = 1;
-    draw.draw_joints = 1;
-    draw.context = context;
-    return draw;
 }

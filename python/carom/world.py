@@ -64,6 +64,7 @@ class _LoadedScene:
     """A scene read and checked by the command line's loader (tools/scene.c); frees itself."""
 
     def __init__(self, path_or_dict):
+        self.handle = None  # for __del__ when the file cannot be read
         data, name = _read_scene_text(path_or_dict)
         self.handle = lib.carompy_scene_load(data, len(data), name.encode())
         report = lib.carompy_scene_report(self.handle).decode("utf-8", "replace")

@@ -484,6 +484,37 @@ carom_world_counters carom_world_get_counters(carom_world_id id) {
     return counters;
 }
 
+carom_status carom_world_get_body_ids(carom_world_id id, carom_body_id* ids, int capacity,
+                                      int* count) {
+    if (count == NULL || (ids == NULL && capacity > 0)) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT,
+                          "carom_world_get_body_ids: count is NULL, or ids is NULL with a "
+                          "capacity of %d",
+                          capacity);
+    }
+    if (capacity < 0) {
+        return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
+                          "carom_world_get_body_ids: capacity is %d: it must be >= 0", capacity);
+    }
+    carom_world* world = carom_get_world_checked(id);
+    if (world == NULL) {
+        return CAROM_ERROR_INVALID_ID;
+    }
+    int live = 0;
+    for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
+        const carom_body* body = &world->bodies[i];
+        if (body->id < 0) {
+            continue;
+        }
+        if (live < capacity) {
+            ids[live] = carom_make_body_id(world, body);
+        }
+        ++live;
+    }
+    *count = live;
+    return CAROM_OK;
+}
+
 carom_contact_events carom_world_get_contact_events(carom_world_id id) {
     carom_contact_events events = {NULL, 0, NULL, 0, NULL, 0};
     carom_world* world = carom_get_world_checked(id);

@@ -390,3 +390,41 @@ Test(world, a_pile_of_3000_circles_at_one_point_is_refused_in_bounded_memory) {
     cr_assert_eq(live_bytes, 0);
     carom_set_allocator(NULL, NULL);
 }
+
+/* ---- carom_world_get_body_ids (used by the Python package, python/) ---- */
+
+Test(world, body_ids_are_the_live_bodies_in_id_order) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_id made[5];
+    for (int i = 0; i < 5; ++i) {
+        made[i] = test_make_ball(world, carom_v2(2.0 * i, 1.0), 0.5, carom_v2(0.0, 0.0), 0.5, 0.0);
+    }
+    cr_assert_eq(carom_destroy_body(made[1]), CAROM_OK);
+    int count = -1;
+    cr_assert_eq(carom_world_get_body_ids(world, NULL, 0, &count), CAROM_OK);
+    cr_assert_eq(count, 4);
+    carom_body_id ids[4];
+    cr_assert_eq(carom_world_get_body_ids(world, ids, 4, &count), CAROM_OK);
+    int expected[4] = {0, 2, 3, 4};
+    for (int i = 0; i < 4; ++i) {
+        cr_assert(carom_body_id_equals(ids[i], made[expected[i]]), "id %d", i);
+    }
+    /* A short array gets the first ids and the full count. */
+    carom_body_id two[2];
+    cr_assert_eq(carom_world_get_body_ids(world, two, 2, &count), CAROM_OK);
+    cr_assert_eq(count, 4);
+    cr_assert(carom_body_id_equals(two[1], made[2]));
+    carom_destroy_world(world);
+}
+
+Test(world, body_ids_refuse_bad_arguments) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    int count = 0;
+    carom_body_id ids[1];
+    cr_assert_eq(carom_world_get_body_ids(world, NULL, 1, &count), CAROM_ERROR_NULL_ARGUMENT);
+    cr_assert_eq(carom_world_get_body_ids(world, ids, 1, NULL), CAROM_ERROR_NULL_ARGUMENT);
+    cr_assert_eq(carom_world_get_body_ids(world, ids, -1, &count), CAROM_ERROR_OUT_OF_RANGE);
+    carom_destroy_world(world);
+    cr_assert_eq(carom_world_get_body_ids(world, ids, 1, &count), CAROM_ERROR_INVALID_ID);
+    cr_assert_not_null(strstr(carom_last_error(), "world"));
+}

@@ -64,6 +64,17 @@ typedef struct carom_world_counters {
 } carom_world_counters;
 CAROM_API carom_world_counters carom_world_get_counters(carom_world_id world);
 
+/* ---- Body list ------------------------------------------------------------------------ */
+
+/* The ids of the world's live bodies, static ones included, in ascending id order: the order of
+ * carom_world_hash, and for a world loaded from a scene file the file's order. For bindings and
+ * tools that read or write every body's state at once (the Python package, python/). Writes at
+ * most capacity ids to ids (ids may be NULL when capacity is 0, to count) and the number of live
+ * bodies to *count, which may exceed capacity: then call again with a larger array. Refused for
+ * an invalid world id, a negative capacity, or NULL ids with a positive capacity or NULL count. */
+CAROM_API carom_status carom_world_get_body_ids(carom_world_id world, carom_body_id* ids,
+                                                int capacity, int* count);
+
 /* Fixed-step helper for games: accumulates real frame time and runs whole steps of dt.
  * Make one with carom_make_fixed_stepper(dt, max_steps_per_frame). */
 typedef struct carom_fixed_stepper {

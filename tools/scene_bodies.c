@@ -40,9 +40,9 @@ enum shape_key {
 };
 
 static const char* const shape_keys[SHAPE_KEY_COUNT] = {
-    "type",   "density", "friction",     "restitution", "sensor",   "category", "mask", "group",
-    "radius", "center",  "half_extents", "angle",       "vertices", "points",   "loop",
-    "center1", "center2",
+    "type",     "density", "friction", "restitution", "sensor",       "category",
+    "mask",     "group",   "radius",   "center",      "half_extents", "angle",
+    "vertices", "points",  "loop",     "center1",     "center2",
 };
 
 static const char* const shape_type_names[] = {"circle",  "box",   "polygon",
@@ -75,33 +75,13 @@ static unsigned shape_key_types(int key) {
 }
 
 static bool read_shape_type(loader* ld, const cJSON* item, scene_shape_type* out) {
-    if (!require(ld, item, "type",
-                 "every shape needs a type: \"circle\", \"box\", \"polygon\", \"segment\", "
-                 "\"chain\" or \"capsule\"")) {
-        return false;
+    int index = read_type_name(ld, item, "shape", shape_type_names, SHAPE_TYPE_COUNT,
+                               "\"circle\", \"box\", \"polygon\", \"segment\", \"chain\" or "
+                               "\"capsule\"");
+    if (index >= 0) {
+        *out = (scene_shape_type)index;
     }
-    size_t mark = path_push_key(ld, "type");
-    bool ok = false;
-    if (!cJSON_IsString(item)) {
-        report_error(ld, "must be a string, not %s", json_kind(item));
-    } else {
-        for (int i = 0; i < SHAPE_TYPE_COUNT && !ok; ++i) {
-            if (strcmp(item->valuestring, shape_type_names[i]) == 0) {
-                *out = (scene_shape_type)i;
-                ok = true;
-            }
-        }
-        if (!ok) {
-            char quoted[QUOTE_SIZE];
-            report_error(
-                ld,
-                "unknown shape type %s: use \"circle\", \"box\", \"polygon\", \"segment\", "
-                "\"chain\" or \"capsule\"",
-                quote_for_message(item->valuestring, quoted, sizeof(quoted)));
-        }
-    }
-    path_pop(ld, mark);
-    return ok;
+    return index >= 0;
 }
 
 /* Keys of another shape type ("radius" on a box) are ignored with a warning, like unknown
@@ -234,8 +214,7 @@ static bool read_polygon(loader* ld, const cJSON** fields, scene_shape* shape, d
     } else if (ok) {
         carom_polygon polygon;
         carom_clear_last_error();
-        if (carom_make_rounded_polygon(shape->points, count, shape->radius, &polygon) !=
-            CAROM_OK) {
+        if (carom_make_rounded_polygon(shape->points, count, shape->radius, &polygon) != CAROM_OK) {
             report_error(ld, "%s", carom_last_error());
             ok = false;
         } else {
@@ -481,11 +460,11 @@ static bool read_motion(loader* ld, const cJSON** fields, scene_body* body) {
          ok;
     ok = member_bool(ld, fields[BODY_BULLET], "bullet", &body->bullet) && ok;
     ok = member_bool(ld, fields[BODY_AWAKE], "awake", &body->awake) && ok;
-    ok = member_number(ld, fields[BODY_GRAVITY_SCALE], "gravity_scale", ANY,
-                       &body->gravity_scale) &&
-         ok;
-    ok = member_bool(ld, fields[BODY_FIXED_ROTATION], "fixed_rotation", &body->fixed_rotation) &&
-         ok;
+    ok =
+        member_number(ld, fields[BODY_GRAVITY_SCALE], "gravity_scale", ANY, &body->gravity_scale) &&
+        ok;
+    ok =
+        member_bool(ld, fields[BODY_FIXED_ROTATION], "fixed_rotation", &body->fixed_rotation) && ok;
     ok = member_bool(ld, fields[BODY_ENABLED], "enabled", &body->enabled) && ok;
     return ok;
 }

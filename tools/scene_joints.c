@@ -136,33 +136,13 @@ static unsigned joint_key_types(int key) {
 }
 
 static bool read_joint_type(loader* ld, const cJSON* item, carom_joint_type* out) {
-    if (!require(ld, item, "type",
-                 "every joint needs a type: \"revolute\", \"prismatic\", \"distance\", \"weld\", "
-                 "\"wheel\" or \"motor\"")) {
-        return false;
+    int index = read_type_name(ld, item, "joint", joint_kind_names, JOINT_KINDS,
+                               "\"revolute\", \"prismatic\", \"distance\", \"weld\", "
+                               "\"wheel\" or \"motor\"");
+    if (index >= 0) {
+        *out = joint_kind_types[index];
     }
-    size_t mark = path_push_key(ld, "type");
-    bool ok = false;
-    if (!cJSON_IsString(item)) {
-        report_error(ld, "must be a string, not %s", json_kind(item));
-    } else {
-        for (int i = 0; i < JOINT_KINDS && !ok; ++i) {
-            if (strcmp(item->valuestring, joint_kind_names[i]) == 0) {
-                *out = joint_kind_types[i];
-                ok = true;
-            }
-        }
-        if (!ok) {
-            char quoted[QUOTE_SIZE];
-            report_error(
-                ld,
-                "unknown joint type %s: use \"revolute\", \"prismatic\", \"distance\", \"weld\", "
-                "\"wheel\" or \"motor\"",
-                quote_for_message(item->valuestring, quoted, sizeof(quoted)));
-        }
-    }
-    path_pop(ld, mark);
-    return ok;
+    return index >= 0;
 }
 
 /* "body_a" or "body_b": the name of a body of the scene; *out receives its index. */

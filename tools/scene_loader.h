@@ -64,6 +64,12 @@ bool require(loader* ld, const cJSON* item, const char* key, const char* why);
 void read_fields(loader* ld, const cJSON* object, const char* const* keys, int key_count,
                  const cJSON** fields);
 
+/* The "type" member of a shape or joint: the index of its name among `count` names, or -1
+ * after reporting it missing, not a string or unknown (`choices` lists the names for people,
+ * e.g. "\"circle\", \"box\" or \"chain\""). */
+int read_type_name(loader* ld, const cJSON* item, const char* what, const char* const* names,
+                   int count, const char* choices);
+
 /* Names, unique per array. */
 void name_set_init(name_set* set, int expected);
 int name_set_find(const name_set* set, const char* name);

@@ -509,3 +509,30 @@ void read_name_of(loader* ld, const cJSON* item, int index, name_set* names, con
 void read_name(loader* ld, const cJSON* item, int index, name_set* names, char** out) {
     read_name_of(ld, item, index, names, "bodies", out);
 }
+
+int read_type_name(loader* ld, const cJSON* item, const char* what, const char* const* names,
+                   int count, const char* choices) {
+    char why[256];
+    snprintf(why, sizeof(why), "every %s needs a type: %s", what, choices);
+    if (!require(ld, item, "type", why)) {
+        return -1;
+    }
+    size_t mark = path_push_key(ld, "type");
+    int found = -1;
+    if (!cJSON_IsString(item)) {
+        report_error(ld, "must be a string, not %s", json_kind(item));
+    } else {
+        for (int i = 0; i < count && found < 0; ++i) {
+            if (strcmp(item->valuestring, names[i]) == 0) {
+                found = i;
+            }
+        }
+        if (found < 0) {
+            char quoted[QUOTE_SIZE];
+            report_error(ld, "unknown %s type %s: use %s", what,
+                         quote_for_message(item->valuestring, quoted, sizeof(quoted)), choices);
+        }
+    }
+    path_pop(ld, mark);
+    return found;
+}

@@ -91,6 +91,9 @@ export const bodyColors = {
   selected: '#4fb0ff',
 };
 
+// Awake dynamic bodies, by id, so neighbours differ.
+export const dynamicColors = ['#e8a23a', '#e0605a', '#5aa0e0', '#62c07a', '#c07ad8', '#e8d04a', '#4ac8c8', '#f08a5a'];
+
 // One shape record of world.shapes() (world coordinates), filled and outlined. fill null draws
 // the outline only; the outline width is in device pixels.
 export function drawShape(ctx, view, shape, fill, stroke, lineWidth = 1.5) {

@@ -326,7 +326,9 @@ function setupControls() {
 async function main() {
   setupControls();
   try {
-    player.carom = await loadCarom();
+    // ?simd=0 or ?simd=1 picks carom's build; by default it is SIMD where the browser has it
+    const simd = new URLSearchParams(location.search).get('simd');
+    player.carom = await loadCarom(simd === null ? {} : { simd: simd !== '0' });
   } catch (error) {
     showError('could not load carom.mjs: ' + error.message);
     return;

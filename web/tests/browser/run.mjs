@@ -178,11 +178,15 @@ try {
     return list;
   })();
 
-  for (const example of examples) {
-    await test(`player: ${example.id} runs ${example.steps} steps to the native hash`, async () => {
+  // each example on both of carom's builds: SIMD (carom.wasm) and scalar (carom-scalar.wasm)
+  for (const [example, simd] of examples.flatMap((e) => [[e, 1], [e, 0]])) {
+    const build = simd ? 'SIMD' : 'scalar';
+    await test(`player: ${example.id} runs ${example.steps} steps to the native hash (${build})`, async () => {
       const expected = nativeHash(path.join(options.web, 'examples', `${example.id}.json`), example.steps);
-      const page = await openPage(browser, server.url + 'player.html', desktop);
+      const page = await openPage(browser, server.url + `player.html?simd=${simd}`, desktop);
       await page.waitForFunction(() => window.caromPlayer && window.caromPlayer.ready);
+      const version = await page.locator('#version').textContent();
+      expect(version.includes('SIMD') === (simd === 1), `the footer says '${version}'`);
       await page.getByRole('button', { name: example.title }).click();
       await page.waitForFunction((name) => document.getElementById('scene-name').textContent === name,
         `${example.id}.json`);
@@ -194,7 +198,7 @@ try {
       const stepTime = await page.locator('#step-time').textContent();
       expect(/\d (ms|µs)$/.test(stepTime), `the step time reads '${stepTime}'`);
       await page.waitForTimeout(100);
-      await page.screenshot({ path: path.join(artifacts, `player-${example.id}.png`) });
+      await page.screenshot({ path: path.join(artifacts, `player-${example.id}-${build}.png`) });
       noProblems(page);
       await page.context().close();
     });

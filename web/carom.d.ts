@@ -199,6 +199,9 @@ export declare class World {
   dt: number;
   /** 16 hex digits, equal to `carom run --hash` after the same steps. */
   hash(): string;
+  /** carom_bodies_hash over the bodies of ids, in that order (default: every dynamic and
+   *  kinematic body in id order): the determinism program's hash (docs/determinism.md). */
+  bodiesHash(ids?: number[]): string;
   /** The state file of `carom run --out` (docs/cli.md); scene worlds only. */
   stateJson(): string;
   bodies(): BodyState[];

@@ -339,6 +339,22 @@ class WorldBase {
     return m.UTF8ToString(m._carom_js_hash(this.pointer));
   }
 
+  /** carom_bodies_hash over the bodies of `ids` in that order (default: every dynamic and
+   *  kinematic body in id order): the hash of the determinism program (docs/determinism.md). */
+  bodiesHash(ids = null) {
+    const m = this.#live();
+    if (ids === null) {
+      return m.UTF8ToString(m._carom_js_bodies_hash(this.pointer, 0, -1));
+    }
+    const buffer = m._malloc(Math.max(ids.length, 1) * 4);
+    try {
+      new Int32Array(m.HEAPU8.buffer).set(ids, buffer / 4);
+      return m.UTF8ToString(m._carom_js_bodies_hash(this.pointer, buffer, ids.length));
+    } finally {
+      m._free(buffer);
+    }
+  }
+
   /** The state file text of `carom run --out` (a scene world only). */
   stateJson() {
     const m = this.#live();

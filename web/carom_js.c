@@ -386,6 +386,37 @@ WEB_API const char* carom_js_hash(web_world* w) {
     return keep_text(w, text);
 }
 
+/* carom_bodies_hash (the determinism program's hash, docs/determinism.md) over the bodies of the
+ * count ids given, in that order; with count -1, over every dynamic and kinematic body in id
+ * order (the bodies that program tracks in an unscripted scene). A destroyed body's id is
+ * skipped, as there. */
+WEB_API const char* carom_js_bodies_hash(web_world* w, const int* ids, int count) {
+    carom_body_id* bodies = calloc((size_t)w->body_count + (count > 0 ? (size_t)count : 0) + 1,
+                                   sizeof(carom_body_id));
+    if (bodies == NULL) {
+        message_set("out of memory");
+        return NULL;
+    }
+    int used = 0;
+    for (int i = 0; count < 0 && i < w->body_count; ++i) {
+        if (carom_body_is_valid(w->bodies[i]) &&
+            carom_body_get_type(w->bodies[i]) != CAROM_BODY_STATIC) {
+            bodies[used++] = w->bodies[i];
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        if (ids[i] >= 0 && ids[i] < w->body_count && carom_body_is_valid(w->bodies[ids[i]])) {
+            bodies[used++] = w->bodies[ids[i]];
+        }
+    }
+    char* text = malloc(17);
+    if (text != NULL) {
+        snprintf(text, 17, "%016" PRIx64, carom_bodies_hash(bodies, used));
+    }
+    free(bodies);
+    return keep_text(w, text);
+}
+
 /* The state file `carom run --out` writes; NULL for a world not made from a scene. */
 WEB_API const char* carom_js_state_json(web_world* w) {
     if (!w->has_scene) {

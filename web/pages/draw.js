@@ -87,7 +87,6 @@ export const bodyColors = {
   static: '#7f8a94',
   kinematic: '#9a7fd0',
   dynamic: '#e8a23a',
-  sleeping: '#a6937a',
   selected: '#4fb0ff',
 };
 

@@ -160,11 +160,11 @@ function draw() {
   for (const shape of shapes) {
     const body = bodies.get(shape.body);
     let color = bodyColors[body ? body.type : 'static'];
-    if (body && body.type === 'dynamic') {
-      color = body.awake ? dynamicColors[body.id % dynamicColors.length] : bodyColors.sleeping;
-    }
+    if (body && body.type === 'dynamic') color = dynamicColors[body.id % dynamicColors.length];
     if (player.drag && player.drag.id === shape.body) color = bodyColors.selected;
-    drawShape(ctx, view, shape, color + 'cc', color, 1.5 * (window.devicePixelRatio || 1));
+    // a sleeping body is drawn faint
+    const asleep = body && body.type === 'dynamic' && !body.awake;
+    drawShape(ctx, view, shape, color + (asleep ? '55' : 'cc'), color, 1.5 * (window.devicePixelRatio || 1));
   }
   drawJoints(ctx, view, player.world.joints());
   if (player.drag && player.drag.target) {

@@ -6,10 +6,10 @@
 //
 // The expected hashes come from the native programs at test time: `carom run SCENE --steps N
 // --hash` for the scene player's examples, `racing --headless` for an all-AI race. Screenshots
-// go to WEB/test-artifacts/. Exit status 0: all passed; 1: a test failed; 77: skipped (no
+// and browser-tests.json (each test's name and whether it passed) go to WEB/test-artifacts/. Exit status 0: all passed; 1: a test failed; 77: skipped (no
 // Chromium, or no build-web/ yet), with the reason on stderr.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, launch, openPage, artifactDir, chromiumPath } from './harness.mjs';
@@ -264,6 +264,7 @@ try {
   server.close();
 }
 
+writeFileSync(path.join(artifacts, 'browser-tests.json'), JSON.stringify(results, null, 1) + '\n');
 const failed = results.filter((result) => !result.ok);
 console.log(`browser tests: ${results.length - failed.length} passed, ${failed.length} failed ` +
   `(screenshots in ${path.relative(root, artifacts)}/)`);

@@ -157,11 +157,17 @@ try {
     await page.waitForFunction(() => window.caromRacing.phase === 'racing', null, { timeout: 10000 });
     const before = await page.evaluate(() => window.caromRacing.focus());
     const box = await throttle.boundingBox();
-    // a finger held on the pedal: pointer events, as a touch screen sends them
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.waitForTimeout(1500);
-    await page.mouse.up();
+    // a finger held on the pedal: a touch through the DevTools protocol (Playwright's own
+    // touchscreen only taps), which the page sees as pointer events of type 'touch'
+    const cdp = await page.context().newCDPSession(page);
+    const finger = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [finger] });
+    await page.waitForTimeout(200);
+    expect(await throttle.evaluate((button) => button.classList.contains('held')), 'the pedal is not shown held');
+    await page.waitForTimeout(1300);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForTimeout(100);
+    expect(!(await throttle.evaluate((button) => button.classList.contains('held'))), 'the pedal stays held after the finger left');
     const after = await page.evaluate(() => window.caromRacing.focus());
     const moved = Math.hypot(after.x - before.x, after.y - before.y);
     expect(moved > 3, `the white car moved ${moved.toFixed(2)} m in 1.5 s on the throttle button`);

@@ -22,6 +22,8 @@
 
 static double body_buffer[RACING_BODIES * BODY_FIELDS];
 static int car_buffer[RACE_CARS * CAR_FIELDS];
+#define RAY_FIELDS 5
+static double ray_buffer[RACE_CARS * 3 * RAY_FIELDS];
 static double track_buffer[TRACK_HEADER + TRACK_MAX_SAMPLES * TRACK_SAMPLE_FIELDS];
 static char hash_text[17];
 
@@ -142,6 +144,25 @@ EMSCRIPTEN_KEEPALIVE const int* racing_cars(const race* r) {
         out[7] = (int)lround(state.forward_speed * 1000.0);
     }
     return car_buffer;
+}
+
+/* What each AI driver's three ray casts saw last step, 3 * RAY_FIELDS doubles per racer in grid
+ * order: from x, y, to x, y (m; the hit point when it hit), 1 if it hit a car or a wall. A
+ * racer driven from the keyboard casts none (all zeros). */
+EMSCRIPTEN_KEEPALIVE const double* racing_rays(const race* r) {
+    for (int i = 0; i < RACE_CARS; ++i) {
+        const race_ai* ai = &r->cars[i].ai;
+        for (int k = 0; k < 3; ++k) {
+            double* out = ray_buffer + (i * 3 + k) * RAY_FIELDS;
+            int cast = !r->cars[i].human;
+            out[0] = cast ? ai->ray_from[k].x : 0.0;
+            out[1] = cast ? ai->ray_from[k].y : 0.0;
+            out[2] = cast ? ai->ray_to[k].x : 0.0;
+            out[3] = cast ? ai->ray_to[k].y : 0.0;
+            out[4] = cast ? ai->ray_hit[k] : 0.0;
+        }
+    }
+    return ray_buffer;
 }
 
 /* The track, which never moves: a header of TRACK_HEADER doubles, then TRACK_SAMPLE_FIELDS

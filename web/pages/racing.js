@@ -99,6 +99,12 @@ class Race {
     };
   }
 
+  // Each racer's three AI rays: [fromX, fromY, toX, toY, hit] * 3 per racer.
+  rays() {
+    const at = this.m._racing_rays(this.ptr) / 8;
+    return this.m.HEAPF64.subarray(at, at + this.carCount * 3 * 5);
+  }
+
   sparks() {
     const at = this.m._racing_sparks(this.ptr) / 8;
     return this.m.HEAPF64.subarray(at, at + this.m._racing_max_sparks() * 5);
@@ -230,6 +236,7 @@ const state = {
   accumulator: 0,
   steer: 0,                 // eased towards the keys' value, so a tap does not jerk the wheel
   follow: !watching,        // camera: follow your car, or the whole track
+  rays: false,              // draw the AI's ray casts
   lastFrame: 0,
   frameTimes: [],           // ms between frames, for the status line
   stepTimes: [],            // ms of the last steps (the clock may be too coarse for one: averaged)
@@ -340,6 +347,22 @@ function drawSkids(c, race, box) {
   c.stroke();
 }
 
+// The AI drivers' ray casts, white, red where they hit (demos/racing/render.c's colors).
+function drawRays(c, race) {
+  const rays = race.rays();
+  c.lineWidth = 0.12;
+  for (const hit of [0, 1]) {
+    c.strokeStyle = hit ? 'rgba(255,64,64,0.6)' : 'rgba(255,255,255,0.5)';
+    c.beginPath();
+    for (let i = 0; i < rays.length; i += 5) {
+      if (rays[i + 4] !== hit || (rays[i] === 0 && rays[i + 2] === 0)) continue;
+      c.moveTo(rays[i], rays[i + 1]);
+      c.lineTo(rays[i + 2], rays[i + 3]);
+    }
+    c.stroke();
+  }
+}
+
 function drawSparks(c, race) {
   const sparks = race.sparks();
   c.lineWidth = 0.3;
@@ -385,6 +408,7 @@ function render(alpha, elapsed) {
   const box = view.visible();
   drawSkids(ctx, race, [box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5]);
   drawBodies(ctx, race, alpha);
+  if (state.rays) drawRays(ctx, race);
   drawSparks(ctx, race);
   renderMinimap(race);
 }
@@ -521,6 +545,7 @@ function command(name) {
   if (name === 'restart') startRace();
   else if (name === 'pause') state.paused = !state.paused;
   else if (name === 'camera') state.follow = !state.follow;
+  else if (name === 'rays') state.rays = !state.rays;
   else if (name === 'help') toggleHelp();
 }
 
@@ -538,7 +563,7 @@ window.addEventListener('keydown', (event) => {
     return;
   }
   if (event.repeat) return;
-  const commands = { KeyR: 'restart', KeyP: 'pause', KeyC: 'camera', KeyH: 'help' };
+  const commands = { KeyR: 'restart', KeyP: 'pause', KeyC: 'camera', KeyV: 'rays', KeyH: 'help' };
   if (commands[event.code]) {
     command(commands[event.code]);
     event.preventDefault();

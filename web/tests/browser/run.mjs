@@ -100,6 +100,10 @@ try {
     expect(moved > 3, `the white car moved ${moved.toFixed(2)} m in 1.5 s of throttle`);
     const shown = Number(await page.locator('#speed-value').textContent());
     expect(shown > 10, `the speed shown is ${shown} km/h`);
+    // V draws the AI's rays (and nothing breaks)
+    await page.keyboard.press('KeyV');
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: path.join(artifacts, 'racing-rays.png') });
     // P pauses: no steps while paused
     await page.keyboard.press('KeyP');
     const paused = await page.evaluate(() => window.caromRacing.stepCount());

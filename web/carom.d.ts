@@ -191,6 +191,8 @@ export interface JointDef {
 export declare class World {
   /** An empty world for the builder API. */
   constructor(settings?: WorldSettings);
+  /** loadScene's warnings (unknown keys, ignored), as `carom run` prints them; [] otherwise. */
+  readonly warnings: string[];
   /** n fixed steps of dt (default 1). */
   step(n?: number): World;
   readonly stepCount: number;

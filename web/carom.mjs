@@ -155,7 +155,10 @@ class Carom {
     if (!pointer) {
       fail(m);
     }
-    return new this.World({ [HANDLE]: pointer });
+    const world = new this.World({ [HANDLE]: pointer });
+    const warnings = m.UTF8ToString(m._carom_js_message());
+    world.warnings = warnings ? warnings.split('\n') : [];
+    return world;
   }
 
   /** A world from save()'s bytes. */
@@ -295,6 +298,8 @@ class WorldBase {
     this.carom = carom;
     this.core = carom.core;
     this.pointer = pointer;
+    /** The scene loader's warnings (unknown keys), one a line; [] for other worlds. */
+    this.warnings = [];
   }
 
   #live() {

@@ -104,6 +104,17 @@ static void report_line(void* user, const char* line) {
     message_add(line);
 }
 
+/* A number the wrapper passes for an integer setting: refused unless it is a whole number in
+ * [lo, hi] (a cast of anything else would be undefined behaviour in C). */
+static bool whole_number(double value, double lo, double hi, const char* what) {
+    if (!(value >= lo && value <= hi) || value != (double)(int64_t)value) {
+        message_set("%s: must be a whole number from %.17g to %.17g, got %.17g", what, lo, hi,
+                    value);
+        return false;
+    }
+    return true;
+}
+
 /* ---- Growing arrays --------------------------------------------------------------------- */
 
 static bool grow(void** items, int* capacity, int needed, size_t size) {
@@ -302,6 +313,10 @@ WEB_API web_world* carom_js_create_world(const double* settings) {
     message_clear();
     web_world* w = new_web_world();
     if (w == NULL) {
+        return NULL;
+    }
+    if (!whole_number(settings[3], 0, 64, "substeps")) {
+        carom_js_destroy(w);
         return NULL;
     }
     carom_world_def def = carom_default_world_def();
@@ -914,7 +929,14 @@ static carom_body_id body_of(web_world* w, int id) {
 }
 
 /* A shape's material. def: density, friction, restitution, sensor, category, mask (-1: every
- * bit), group, hit events, hit speed threshold: 9 doubles. */
+ * bit), group, hit events, hit speed threshold: 9 doubles. The filter's numbers are checked here
+ * (JavaScript numbers are doubles: bits 0 to 52, as in scene files); the rest by the engine. */
+static bool material_ok(const double* d) {
+    return whole_number(d[4], 0, 9007199254740991.0, "category") &&
+           (d[5] == -1 || whole_number(d[5], 0, 9007199254740991.0, "mask")) &&
+           whole_number(d[6], -2147483648.0, 2147483647.0, "group");
+}
+
 static carom_shape_def shape_def_of(const double* d) {
     carom_shape_def def = carom_default_shape_def();
     def.density = d[0];
@@ -940,7 +962,7 @@ static int shape_result(carom_shape_id shape) {
 /* geometry: center x, y, radius. */
 WEB_API int carom_js_add_circle(web_world* w, int id, const double* material, const double* g) {
     carom_body_id body = body_of(w, id);
-    if (CAROM_IS_NULL(body)) {
+    if (CAROM_IS_NULL(body) || !material_ok(material)) {
         return -1;
     }
     carom_shape_def def = shape_def_of(material);
@@ -951,7 +973,7 @@ WEB_API int carom_js_add_circle(web_world* w, int id, const double* material, co
 /* geometry: half width, half height, center x, y, angle, rounding radius. */
 WEB_API int carom_js_add_box(web_world* w, int id, const double* material, const double* g) {
     carom_body_id body = body_of(w, id);
-    if (CAROM_IS_NULL(body)) {
+    if (CAROM_IS_NULL(body) || !material_ok(material)) {
         return -1;
     }
     carom_shape_def def = shape_def_of(material);
@@ -971,6 +993,9 @@ WEB_API int carom_js_add_polygon(web_world* w, int id, const double* material, c
                                  int count) {
     carom_body_id body = body_of(w, id);
     if (CAROM_IS_NULL(body)) {
+        return -1;
+    }
+    if (!material_ok(material)) {
         return -1;
     }
     if (count < 3 || count > CAROM_MAX_POLYGON_VERTICES) {
@@ -996,7 +1021,7 @@ WEB_API int carom_js_add_polygon(web_world* w, int id, const double* material, c
 /* geometry: center1 x, y, center2 x, y, radius. */
 WEB_API int carom_js_add_capsule(web_world* w, int id, const double* material, const double* g) {
     carom_body_id body = body_of(w, id);
-    if (CAROM_IS_NULL(body)) {
+    if (CAROM_IS_NULL(body) || !material_ok(material)) {
         return -1;
     }
     carom_shape_def def = shape_def_of(material);
@@ -1011,7 +1036,7 @@ WEB_API int carom_js_add_capsule(web_world* w, int id, const double* material, c
 /* geometry: point1 x, y, point2 x, y. */
 WEB_API int carom_js_add_segment(web_world* w, int id, const double* material, const double* g) {
     carom_body_id body = body_of(w, id);
-    if (CAROM_IS_NULL(body)) {
+    if (CAROM_IS_NULL(body) || !material_ok(material)) {
         return -1;
     }
     carom_shape_def def = shape_def_of(material);

@@ -9,12 +9,14 @@
  * messages are the native ones unchanged. Only the functions the loader uses are here:
  * cJSON_ParseWithLengthOpts, cJSON_Delete and the cJSON_Is* tests.
  *
- * It reads strict JSON (RFC 8259). Numbers go through strtod, as cJSON's do, so every number
- * reads as the same double as natively (both C libraries round correctly); the node tests
- * (web/tests/node) compare the hash of every scene with the native `carom run --hash`. A parse
- * failure reports where it stopped through return_parse_end, which the loader turns into its
- * "invalid JSON at ..." line; the offset can differ from cJSON's by a character or two in some
- * malformed texts. Nesting is bounded by the loader's check before parsing (SCENE_MAX_DEPTH). */
+ * It reads JSON as cJSON 1.7 does, leniencies included (numbers as strtod takes them, any byte
+ * up to the space as white space, raw control characters in strings, a UTF-8 byte order mark),
+ * so that a file loads in the browser exactly when it loads natively. Numbers go through strtod
+ * as cJSON's do, so every number reads as the same double (both C libraries round correctly);
+ * the node tests (web/tests/node) compare every scene's hash with `carom run --hash`, and the
+ * message lines of malformed texts with the native ones. A parse failure reports where it stopped
+ * through return_parse_end, which the loader turns into its "invalid JSON at ..." line. Nesting
+ * is bounded by the loader's check before parsing (SCENE_MAX_DEPTH). */
 #include <cjson/cJSON.h>
 
 #include <limits.h>
@@ -27,8 +29,9 @@ typedef struct reader {
     const char* end;
 } reader;
 
+/* White space as cJSON skips it: every byte up to the space (control characters included). */
 static bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    return (unsigned char)c <= 32;
 }
 
 static void skip_space(reader* r) {
@@ -58,47 +61,21 @@ static bool match_word(reader* r, const char* word) {
     return true;
 }
 
-/* A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, read with strtod. */
+/* A number as cJSON reads one, so that the same texts load: the run of characters that can
+ * appear in a number (digits, + - e E .) is handed to strtod, and the number ends where strtod
+ * stopped. So cJSON's leniencies are kept ("01", "1." and "1.e5" read as numbers), and a run
+ * that strtod cannot start on is an error there. */
+static bool is_number_char(char c) {
+    return is_digit(c) || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
+}
+
 static cJSON* parse_number(reader* r) {
     const char* start = r->at;
     const char* p = start;
-    if (p < r->end && *p == '-') {
+    while (p < r->end && is_number_char(*p)) {
         ++p;
     }
-    if (p < r->end && *p == '0') {
-        ++p;
-    } else if (p < r->end && is_digit(*p)) {
-        while (p < r->end && is_digit(*p)) {
-            ++p;
-        }
-    } else {
-        r->at = p;
-        return NULL;
-    }
-    if (p < r->end && *p == '.') {
-        ++p;
-        if (!(p < r->end && is_digit(*p))) {
-            r->at = p;
-            return NULL;
-        }
-        while (p < r->end && is_digit(*p)) {
-            ++p;
-        }
-    }
-    if (p < r->end && (*p == 'e' || *p == 'E')) {
-        ++p;
-        if (p < r->end && (*p == '+' || *p == '-')) {
-            ++p;
-        }
-        if (!(p < r->end && is_digit(*p))) {
-            r->at = p;
-            return NULL;
-        }
-        while (p < r->end && is_digit(*p)) {
-            ++p;
-        }
-    }
-    /* strtod wants a terminated string; the text after the number may be anything. */
+    /* strtod wants a terminated string; the text after the run may be anything. */
     size_t length = (size_t)(p - start);
     char small[64];
     char* copy = length < sizeof(small) ? small : malloc(length + 1);
@@ -107,9 +84,14 @@ static cJSON* parse_number(reader* r) {
     }
     memcpy(copy, start, length);
     copy[length] = '\0';
-    double value = strtod(copy, NULL);
+    char* stop = NULL;
+    double value = strtod(copy, &stop);
+    size_t used = (size_t)(stop - copy);
     if (copy != small) {
         free(copy);
+    }
+    if (used == 0) {
+        return NULL;
     }
     cJSON* item = new_item(cJSON_Number);
     if (item == NULL) {
@@ -119,7 +101,7 @@ static cJSON* parse_number(reader* r) {
     item->valueint = value >= (double)INT_MAX   ? INT_MAX
                      : value <= (double)INT_MIN ? INT_MIN
                                                 : (int)value;
-    r->at = p;
+    r->at = start + used;
     return item;
 }
 
@@ -215,7 +197,7 @@ static char* parse_string_text(reader* r) {
         p += *p == '\\' && p + 1 < r->end ? 2 : 1; /* length bounds the unescaped one */
     }
     if (p >= r->end) {
-        r->at = r->end;
+        ++r->at; /* cJSON reports an unterminated string just inside its opening quote */
         return NULL;
     }
     char* text = malloc((size_t)(p - r->at) + 1);
@@ -226,18 +208,15 @@ static char* parse_string_text(reader* r) {
     ++r->at;
     while (*r->at != '"') {
         unsigned char c = (unsigned char)*r->at;
-        if (c < 0x20) { /* control characters must be escaped in JSON */
-            free(text);
-            return NULL;
-        }
-        if (c != '\\') {
+        if (c != '\\') { /* raw control characters pass, as in cJSON */
             text[used++] = (char)c;
             ++r->at;
             continue;
         }
-        ++r->at;
+        const char* backslash = r->at++;
         size_t written = read_escape(r, text + used);
         if (written == 0) {
+            r->at = backslash; /* where cJSON reports a bad escape */
             free(text);
             return NULL;
         }
@@ -393,6 +372,9 @@ cJSON_ParseWithLengthOpts(const char* value, size_t buffer_length, const char** 
     /* A terminator counted in buffer_length is not text. */
     if (r.end > r.at && r.end[-1] == '\0') {
         --r.end;
+    }
+    if (r.end - r.at >= 3 && memcmp(r.at, "\xEF\xBB\xBF", 3) == 0) {
+        r.at += 3; /* a UTF-8 byte order mark, which cJSON skips */
     }
     skip_space(&r);
     cJSON* root = parse_value(&r);

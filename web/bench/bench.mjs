@@ -10,6 +10,8 @@
 // per engine. Options:
 //   --scenes rain:1000,pyramid:20,arena:1000   which scenes, name:size (the default)
 //   --steps N                                   steps per scene (default 600, bench-scenes.md's)
+//   --sleep off                                 bodies never sleep, in every engine that sleeps
+//                                               by default (Matter.js does not)
 //   --engines carom,carom-scalar,rapier,planck,matter
 //   --json FILE                                 also write every step time
 import { performance } from 'node:perf_hooks';
@@ -30,6 +32,7 @@ const scenes = option('scenes', 'rain:1000,pyramid:20,arena:1000').split(',').ma
 const steps = Number(option('steps', '600'));
 const wanted = option('engines', 'carom,carom-scalar,rapier,planck,matter').split(',');
 const jsonPath = option('json', null);
+const sleep = option('sleep', 'on') !== 'off';
 const DT = 1 / 60;
 
 // The installed version (packages may not export their package.json).
@@ -47,7 +50,7 @@ async function caromEngine(simd) {
     label: simd ? 'carom.wasm' : 'carom.wasm (scalar)',
     version: carom.version,
     build(desc) {
-      const world = new carom.World({ gravity: desc.gravity, dt: DT });
+      const world = new carom.World({ gravity: desc.gravity, dt: DT, sleep });
       const ground = world.createBody({ type: 'static' });
       for (const w of desc.walls) {
         ground.addBox({ halfExtents: [w.hx, w.hy], center: [w.x, w.y], friction: w.friction });
@@ -89,7 +92,7 @@ async function rapierEngine() {
       const bodies = desc.bodies.map((b) => {
         const body = world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(b.x, b.y)
           .setRotation(b.angle).setLinvel(b.vx, b.vy).setLinearDamping(b.linearDamping)
-          .setAngularDamping(b.angularDamping));
+          .setAngularDamping(b.angularDamping).setCanSleep(sleep));
         const shape = b.shape === 'circle' ? RAPIER.ColliderDesc.ball(b.radius) : RAPIER.ColliderDesc.cuboid(b.hx, b.hy);
         world.createCollider(shape.setDensity(b.density).setFriction(b.friction).setRestitution(b.restitution), body);
         return body;
@@ -109,7 +112,7 @@ async function planckEngine() {
     label: 'planck.js',
     version: packageVersion('planck'),
     build(desc) {
-      const world = new planck.World({ gravity: { x: desc.gravity[0], y: desc.gravity[1] } });
+      const world = new planck.World({ gravity: { x: desc.gravity[0], y: desc.gravity[1] }, allowSleep: sleep });
       const ground = world.createBody();
       for (const w of desc.walls) {
         ground.createFixture(new planck.Box(w.hx, w.hy, { x: w.x, y: w.y }, 0), { friction: w.friction });
@@ -228,7 +231,8 @@ for (const { name, size } of scenes) {
 const labels = engines.map((engine) => engine.label);
 const caromLabel = labels.includes('carom.wasm') ? 'carom.wasm' : labels[0];
 const peers = labels.filter((l) => !l.startsWith('carom'));
-console.log(`Median ms per step over ${steps} steps of 1/60 s, one interleaved run (node ${process.versions.node}, ` +
+console.log(`Median ms per step over ${steps} steps of 1/60 s, sleeping ${sleep ? 'at each engine\'s default' : 'off'}, ` +
+  `one interleaved run (node ${process.versions.node}, ` +
   `${engines.map((e) => `${e.label} ${e.version}`).join(', ')}):\n`);
 console.log(`| scene | bodies | ${labels.join(' | ')} | ${peers.map((p) => `${p} / carom`).join(' | ')} |`);
 console.log(`|---|--:|${labels.map(() => '--:|').join('')}${peers.map(() => '--:|').join('')}`);

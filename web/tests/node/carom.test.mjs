@@ -98,10 +98,29 @@ test('a bad scene throws CaromError with the native messages and JSON paths', ()
   }
 });
 
+test('warnings are kept on the world, as the native loader words them', () => {
+  const text = '{"bodies": [{"name": "a", "colour": "red", "shapes": [{"type": "circle", "radius": 1}]}]}';
+  const path = join(scratch, 'warn.json');
+  writeFileSync(path, text);
+  const run = spawnSync(cli, ['run', path], { encoding: 'utf8' });
+  assert.equal(run.status, 0);
+  const world = builds.simd.loadScene(text, { name: 'warn.json' });
+  assert.deepEqual(world.warnings, run.stderr.trimEnd().split('\n').map((l) => l.replace(path, 'warn.json')));
+  assert.match(world.warnings[0], /bodies\[0\]\.colour: warning: unknown key/);
+  world.destroy();
+});
+
 test('texts that are not scenes are refused as natively', () => {
   const texts = ['', '   ', '[1, 2]', '{"bodies": [}', '{"bodies": [],}', '{"bodies": [1,]}',
     '{"bodies": []} x', '{"bodies": [{"position": [NaN, 0]}]}', '{"bodies": "none"}', '{"bodies": [{"shapes": []}]',
-    '{"bodies": [{"name": "\\u00e9t\\u00e9", "shapes": [{"type": "circle", "radius": -1}], "x": 1}]}'];
+    '{"bodies": [{"name": "\\u00e9t\\u00e9", "shapes": [{"type": "circle", "radius": -1}], "x": 1}]}',
+    // cJSON's leniencies, which the package's reader keeps: these load natively, so a bad key
+    // after them is what is reported.
+    '{"bodies": [{"position": [01, 1.], "shapes": [{"type": "circle", "radius": 1.e0}], "bad": 1, "type": 7}]}',
+    '\f{"bodies":\v[{"name": "tab\there", "type": 1, "shapes": []}]}', '\ufeff{"bodies": 5}',
+    '{"bodies": [1-2]}', '{"bodies": [-]}', '{"bodies": [+1]}', '{"bodies": [.5]}', '{"bodies": [0x10]}',
+    '{"bodies": [1e]}', '{"bodies": ["\\ud800"]}', '{"bodies": ["\\x"]}', '{"bodies": [tru]}',
+    '{"bodies": ["open', '{"bodies": [{"name": "a\\u12"}]}'];
   for (const text of texts) {
     const expected = nativeErrors(text);
     assert.throws(() => builds.simd.loadScene(text, { name: 'bad.json' }), (error) => {
@@ -118,6 +137,9 @@ test('the builder refuses bad input with the engine\'s message', () => {
   assert.throws(() => body.addPolygon({ points: [[0, 0], [1, 0], [2, 0]] }), /collinear|polygon/i);
   assert.throws(() => world.createBody({ type: 'floating' }), /static/);
   assert.throws(() => new builds.simd.World({ dt: 0 }), /dt/);
+  assert.throws(() => new builds.simd.World({ substeps: 2.5 }), /substeps: must be a whole number/);
+  assert.throws(() => body.addCircle({ radius: 1, category: -1 }), /category: must be a whole number/);
+  assert.throws(() => body.addBox({ halfExtents: [1, 1], group: 2 ** 31 }), /group/);
   world.destroy();
   assert.throws(() => world.step(), /destroyed/);
 });

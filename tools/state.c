@@ -363,23 +363,24 @@ static void write_vehicle_numbers(FILE* file, const carom_vehicle_def* def) {
     const struct {
         const char* key;
         double value;
+        bool new_line; /* grouped: tyres, engine and brakes, handbrake and steering, losses */
     } numbers[] = {
-        {"gravity", def->gravity},
-        {"grip", def->grip},
-        {"peak_slip_angle", def->peak_slip_angle},
-        {"slide_grip_ratio", def->slide_grip_ratio},
-        {"max_drive_force", def->max_drive_force},
-        {"max_power", def->max_power},
-        {"max_brake_force", def->max_brake_force},
-        {"handbrake_force", def->handbrake_force},
-        {"handbrake_grip_factor", def->handbrake_grip_factor},
-        {"max_steer_angle", def->max_steer_angle},
-        {"steer_reduction_speed", def->steer_reduction_speed},
-        {"rolling_resistance", def->rolling_resistance},
-        {"drag_coefficient", def->drag_coefficient},
+        {"gravity", def->gravity, true},
+        {"grip", def->grip, false},
+        {"peak_slip_angle", def->peak_slip_angle, false},
+        {"slide_grip_ratio", def->slide_grip_ratio, false},
+        {"max_drive_force", def->max_drive_force, true},
+        {"max_power", def->max_power, false},
+        {"max_brake_force", def->max_brake_force, false},
+        {"handbrake_force", def->handbrake_force, true},
+        {"handbrake_grip_factor", def->handbrake_grip_factor, false},
+        {"max_steer_angle", def->max_steer_angle, false},
+        {"steer_reduction_speed", def->steer_reduction_speed, false},
+        {"rolling_resistance", def->rolling_resistance, true},
+        {"drag_coefficient", def->drag_coefficient, false},
     };
     for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
-        write_key(file, i % 4 == 0 ? ",\n     " : ", ", numbers[i].key);
+        write_key(file, numbers[i].new_line ? ",\n     " : ", ", numbers[i].key);
         write_number(file, numbers[i].value);
     }
 }

@@ -279,6 +279,11 @@ _SIGNATURES = [
     ("carompy_scene_joint_count", c_int, c_void_p),
     ("carompy_scene_joint_name", c_char_p, c_void_p, c_int),
     ("carompy_scene_joint_id", JointId, c_void_p, c_int),
+    ("carompy_scene_vehicle_count", c_int, c_void_p),
+    ("carompy_scene_vehicle_body", c_int, c_void_p, c_int),
+    ("carompy_scene_vehicle_id", VehicleId, c_void_p, c_int),
+    ("carompy_scene_apply_controls", status, c_void_p, ctypes.c_int64),
+    ("carompy_scene_next_control_step", ctypes.c_int64, c_void_p, ctypes.c_int64),
     ("carompy_scene_free", None, c_void_p),
 ]
 

@@ -21,6 +21,7 @@
 #include <carom/carom.h>
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CAROMPY_API __attribute__((visibility("default")))
@@ -115,6 +116,19 @@ CAROMPY_API carom_body_id carompy_scene_body_id(const carompy_scene* scene, int 
 CAROMPY_API int carompy_scene_joint_count(const carompy_scene* scene);
 CAROMPY_API const char* carompy_scene_joint_name(const carompy_scene* scene, int index);
 CAROMPY_API carom_joint_id carompy_scene_joint_id(const carompy_scene* scene, int index);
+/* The scene's vehicles (docs/cli.md, vehicle): vehicle i's body index and, after
+ * carompy_scene_build, its id. */
+CAROMPY_API int carompy_scene_vehicle_count(const carompy_scene* scene);
+CAROMPY_API int carompy_scene_vehicle_body(const carompy_scene* scene, int index);
+CAROMPY_API carom_vehicle_id carompy_scene_vehicle_id(const carompy_scene* scene, int index);
+/* The control scripts, as `carom run` follows them (scene_apply_controls and
+ * scene_next_control_step in tools/scene.h): set the inputs whose entries are at steps_done,
+ * and the next step at or after steps_done with an entry (-1: none). Only after
+ * carompy_scene_build. */
+CAROMPY_API carom_status carompy_scene_apply_controls(const carompy_scene* scene,
+                                                      int64_t steps_done);
+CAROMPY_API int64_t carompy_scene_next_control_step(const carompy_scene* scene,
+                                                    int64_t steps_done);
 CAROMPY_API void carompy_scene_free(carompy_scene* scene);
 
 /* ---- layout.c ---- */

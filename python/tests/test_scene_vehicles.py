@@ -61,3 +61,15 @@ def test_a_batch_over_grass_grip_stops_in_about_v2_over_2_grip_g():
     for grip, distance in zip(grips, distances):
         limit = speed ** 2 / (2 * grip * g)
         assert 0.9 * limit < distance < limit, (grip, distance, limit)
+
+
+def test_rollback_into_the_loaded_scene_goes_on_with_the_script():
+    world = carom.World.from_scene(RACING_MODEL)
+    world.step(200)
+    data = world.save()
+    world.step(400)
+    again = carom.World.from_scene(RACING_MODEL)
+    again.rollback(data)
+    assert again.step_count == 200
+    again.step(400)
+    assert again.hash() == world.hash()

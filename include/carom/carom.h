@@ -278,6 +278,32 @@ CAROM_API carom_status carom_world_overlap_shape(carom_world_id world,
                                                  carom_transform xf, carom_filter filter,
                                                  carom_overlap_callback* callback, void* context);
 
+/* ---- World shape cast and explosions (issue 16) ----
+ *
+ * Shape cast: the circle, polygon, rounded polygon or capsule `shape` (in the form
+ * carom_world_overlap_shape takes, re-validated: a bad polygon is refused with the constructors'
+ * status and message), placed at xf, swept along translation (m, world frame, finite) without
+ * turning. A hit is a shape the swept shape touches; its carom_ray_result gives the fraction of
+ * the translation at which they first touch (the exact touching time: translation alone is
+ * solved exactly, carom_time_of_impact), the point where they touch (world frame, m; the
+ * middle of the touching stretch when a face meets a face) and the hit shape's surface normal
+ * there, facing the swept shape. A shape the swept shape overlaps or touches at xf is hit at
+ * fraction 0 (its normal then the direction that would part them the quickest). Sensors are
+ * passed through and the filter applies as for ray casts; segments and chain segments are hit
+ * from either side (a one-sided chain too). Ties in fraction go to the lower shape id. */
+CAROM_API carom_ray_result carom_world_cast_shape_closest(carom_world_id world,
+                                                          const carom_convex_shape* shape,
+                                                          carom_transform xf,
+                                                          carom_vec2 translation,
+                                                          carom_filter filter);
+/* Every hit, to the callback in order of fraction then shape id, with the answers of
+ * carom_world_cast_ray's callback (-1 ignore, 0 stop, a fraction to clip, 1 go on). */
+CAROM_API carom_status carom_world_cast_shape(carom_world_id world,
+                                              const carom_convex_shape* shape,
+                                              carom_transform xf, carom_vec2 translation,
+                                              carom_filter filter, carom_ray_callback* callback,
+                                              void* context);
+
 /* ---- Callbacks inside the step ---------------------------------------------------------- */
 
 /* Both run inside carom_world_step, on the stepping thread, in a fixed order (so a deterministic

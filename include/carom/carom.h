@@ -304,6 +304,34 @@ CAROM_API carom_status carom_world_cast_shape(carom_world_id world,
                                               carom_filter filter, carom_ray_callback* callback,
                                               void* context);
 
+/* Explosion: an impulse on every dynamic shape within radius + falloff of a point, for blasts,
+ * shock waves and impacts. Each reached shape is pushed along the line from position to its
+ * closest point, at that point (so an off-centre blast also turns it), by impulse_per_length
+ * times the shape's width across that line (a broadside takes more than an edge) times the
+ * strength at its distance d from position: 1 for d <= radius, falling linearly to 0 at
+ * radius + falloff. When position is inside a shape, it pushes the shape's centroid away from
+ * position (a blast exactly at the centroid pushes that shape not at all). A body with several
+ * shapes reached gets each one's push. Static, kinematic and disabled bodies and sensors are
+ * untouched; a sleeping body that is pushed wakes. The shapes considered are those of the
+ * broad phase as of the last step (as for queries: a world that has never stepped has none),
+ * in ascending shape id order, so the result is deterministic. */
+typedef struct carom_explosion_def {
+    carom_vec2 position;       /* world frame (m), finite */
+    double radius;             /* full strength up to this distance (m, >= 0), default 1 */
+    double falloff;            /* then fading to nothing over this distance (m, >= 0), default 0 */
+    double impulse_per_length; /* N·s per m of width at full strength (>= 0), default 1 */
+    uint64_t mask;             /* shapes whose filter category meets these bits are pushed,
+                                  default all */
+    int internal_cookie;       /* set by carom_default_explosion_def(); do not touch */
+} carom_explosion_def;
+CAROM_API carom_explosion_def carom_default_explosion_def(void);
+/* Refused, changing nothing: a def not from carom_default_explosion_def
+ * (CAROM_ERROR_INVALID_DEF), a non-finite or negative value or one above CAROM_MAX_MAGNITUDE, a
+ * call inside a callback (CAROM_ERROR_WORLD_LOCKED), and a blast that would leave a body's
+ * velocity above CAROM_MAX_MAGNITUDE (CAROM_ERROR_OUT_OF_RANGE, as for
+ * carom_body_apply_linear_impulse). */
+CAROM_API carom_status carom_world_explode(carom_world_id world, const carom_explosion_def* def);
+
 /* ---- Callbacks inside the step ---------------------------------------------------------- */
 
 /* Both run inside carom_world_step, on the stepping thread, in a fixed order (so a deterministic

@@ -630,6 +630,10 @@ CAROM_API carom_status carom_shape_get_polygon(carom_shape_id shape, carom_polyg
 CAROM_API carom_status carom_shape_get_segment(carom_shape_id shape, carom_segment* out);
 CAROM_API carom_status carom_shape_get_chain_segment(carom_shape_id shape,
                                                      carom_chain_segment* out);
+/* A capsule's centres and radius (body frame, m), as created (type CAROM_SHAPE_CAPSULE). A
+ * rounded polygon is a polygon: carom_shape_get_polygon gives its rounding in out->radius (0 for
+ * sharp corners). Stale ids are refused with CAROM_ERROR_INVALID_ID, as for every getter here. */
+CAROM_API carom_status carom_shape_get_capsule(carom_shape_id shape, carom_capsule* out);
 
 #ifdef __cplusplus
 }

@@ -257,6 +257,12 @@ _SIGNATURES = [
     ("carompy_cast_rays_closest", status, WorldId, c_double_p, c_double_p, c_int, Filter,
      c_void_p, c_int_p),
     ("carompy_cast_ray_all", status, WorldId, Vec2, Vec2, Filter, c_void_p, c_int, c_int_p),
+    # shape casts, explosions and shape geometry (issue 16: python/native/queries.c)
+    ("carompy_cast_shape", status, WorldId, c_int, c_double_p, c_int, c_double, c_double,
+     c_double, c_double, Vec2, Filter, c_int, c_void_p, c_int, c_int_p),
+    ("carompy_explode", status, WorldId, c_double, c_double, c_double, c_double, c_double,
+     c_uint64),
+    ("carompy_shape_geometry", status, ShapeId, c_double_p, c_int_p, c_double_p, c_int_p),
     ("carompy_field_count", c_int),
     ("carompy_field", c_char_p, c_int, POINTER(c_char_p), POINTER(c_size_t),
      POINTER(ctypes.c_char)),

@@ -632,6 +632,84 @@ class World:
             ctypes.byref(failed)), context="cast_rays")
         return self._ray_records(results, count)
 
+    # ---- shape casts and explosions (issue 16) ---------------------------------------------
+
+    @staticmethod
+    def _query_shape(shape):
+        """(kind, points, radius) for carompy_cast_shape from a scene-style shape dict."""
+        if not isinstance(shape, dict) or "type" not in shape:
+            raise TypeError(f"cast_shape: the shape must be a dict with a 'type', got {shape!r}")
+        kind = shape["type"]
+        known = {"circle": {"radius", "center"}, "box": {"half_extents", "center", "angle",
+                                                         "radius"},
+                 "polygon": {"vertices", "radius"}, "capsule": {"center1", "center2", "radius"}}
+        if kind not in known:
+            raise TypeError(f"cast_shape: shape type {kind!r}: use one of {sorted(known)}")
+        unknown = set(shape) - known[kind] - {"type"}
+        if unknown:
+            raise TypeError(f"cast_shape: unknown key(s) {sorted(unknown)} for a {kind}; valid: "
+                            f"{sorted(known[kind])}")
+        radius = float(shape.get("radius", 0.0))
+        if kind == "circle":
+            return 0, [vec2(shape.get("center", (0, 0)), "circle center")], radius
+        if kind == "capsule":
+            return 2, [vec2(shape["center1"], "capsule center1"),
+                       vec2(shape["center2"], "capsule center2")], radius
+        if kind == "polygon":
+            return 1, [vec2(v, "polygon vertex") for v in shape["vertices"]], radius
+        hx, hy = (float(v) for v in shape["half_extents"])
+        center = vec2(shape.get("center", (0, 0)), "box center")
+        c, s = math.cos(float(shape.get("angle", 0.0))), math.sin(float(shape.get("angle", 0.0)))
+        corners = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+        return 1, [_native.Vec2(center.x + c * x - s * y, center.y + s * x + c * y)
+                   for x, y in corners], radius
+
+    def cast_shape(self, shape, translation, *, position=(0.0, 0.0), angle=0.0, all=False,
+                   filter=None):
+        """Sweep a shape from position (m), turned by angle (rad), along translation (m),
+        world frame, without turning (carom_world_cast_shape). shape is a dict in the scene
+        file's form: {"type": "circle", "radius": r, "center": [x, y]}, {"type": "box",
+        "half_extents": [hx, hy], "center", "angle", "radius"}, {"type": "polygon",
+        "vertices": [...], "radius"} or {"type": "capsule", "center1", "center2", "radius"}
+        (center, angle and radius optional; radius rounds a box or polygon). Returns
+        RAY_HIT_DTYPE records as cast_ray does: the closest hit, or with all=True every hit in
+        order of fraction then shape; point is where the shapes touch and normal the hit
+        shape's, facing the cast shape. A shape overlapping at the start is hit at fraction 0.
+        Sensors are passed through; filter as for cast_ray."""
+        kind, points, radius = self._query_shape(shape)
+        flat = np.array([[p.x, p.y] for p in points], dtype=np.float64).reshape(-1)
+        position_v, translation_v = vec2(position, "position"), vec2(translation, "translation")
+        capacity = 16 if all else 1
+        while True:
+            results = ctypes.create_string_buffer(capacity * _native.sizeof("carom_ray_result"))
+            count = ctypes.c_int()
+            check(lib.carompy_cast_shape(
+                self._id, kind, flat.ctypes.data_as(_native.c_double_p), len(points), radius,
+                position_v.x, position_v.y, float(angle), translation_v, filter_of(filter),
+                int(bool(all)), results, capacity, ctypes.byref(count)), context="cast_shape")
+            if count.value <= capacity:
+                break
+            capacity = count.value
+        if not all and count.value == 0:
+            records = np.zeros(1, dtype=RAY_HIT_DTYPE)
+            records["body"] = -1
+            records["fraction"] = 1.0
+            return records
+        return self._ray_records(results, count.value)
+
+    def explode(self, position, *, radius=1.0, falloff=0.0, impulse_per_length=1.0,
+                mask=0xFFFFFFFFFFFFFFFF):
+        """An impulse on every dynamic shape within radius + falloff of position (m)
+        (carom_world_explode): along the line from position to the shape's closest point,
+        impulse_per_length (N·s/m) times the shape's width across that line, at full strength
+        within radius and falling linearly to nothing over falloff; only shapes whose category
+        meets mask. Static and kinematic bodies and sensors are untouched; pushed sleepers
+        wake."""
+        position_v = vec2(position, "explosion position")
+        check(lib.carompy_explode(self._id, position_v.x, position_v.y, float(radius),
+                                  float(falloff), float(impulse_per_length), int(mask)),
+              context="explode")
+
     # ---- joints and vehicles ---------------------------------------------------------------
 
     def create_joint(self, kind, body_a, body_b, **fields):

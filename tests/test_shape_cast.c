@@ -419,3 +419,94 @@ Test(shape_cast, the_world_is_locked_while_the_callback_runs) {
               carom_last_error());
     cr_assert(carom_world_is_valid(world));
 }
+
+/* A small linear congruential generator, so that the random scene is the same everywhere. */
+static double next_random(uint64_t* state) {
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+typedef struct found_shape {
+    carom_shape_id target;
+    int found;
+} found_shape;
+
+static int note_target(carom_shape_id shape, void* context) {
+    found_shape* f = context;
+    if (carom_shape_id_equals(shape, f->target)) {
+        f->found = 1;
+    }
+    return 1;
+}
+
+static carom_convex_shape random_query(int kind, uint64_t* rng) {
+    if (kind == 0) {
+        return circle_query(0.1 + next_random(rng));
+    }
+    if (kind == 3) {
+        return capsule_query(carom_v2(-0.3, 0.0), carom_v2(0.3, 0.0), 0.2);
+    }
+    carom_convex_shape q;
+    memset(&q, 0, sizeof q);
+    double hx = 0.1 + next_random(rng), hy = 0.1 + next_random(rng);
+    carom_make_rounded_box(hx, hy, carom_v2(0.0, 0.0), next_random(rng), kind == 2 ? 0.05 : 0.0,
+                           &q.polygon);
+    return q;
+}
+
+/* Every hit's fraction is where the two start to touch: placed a little before it they are
+ * apart, a little after it they overlap (carom_world_overlap_shape, an independent test). */
+Test(shape_cast, random_casts_touch_exactly_at_their_fractions) {
+    uint64_t rng = 7;
+    carom_shape_def def = carom_default_shape_def();
+    for (int i = 0; i < 300; ++i) {
+        carom_body_id b = static_body(carom_v2(40.0 * next_random(&rng) - 20.0,
+                                               40.0 * next_random(&rng) - 20.0),
+                                      6.0 * next_random(&rng));
+        double a = 0.2 + next_random(&rng), c = 0.2 + next_random(&rng);
+        carom_circle circle = {{next_random(&rng) - 0.5, 0.0}, a};
+        carom_capsule capsule = {{-0.5, 0.0}, {0.5, 0.2}, 0.3};
+        carom_segment segment = {{-1.0, 0.0}, {1.0, c}};
+        switch (i % 5) {
+        case 0: carom_create_circle_shape(b, &def, &circle); break;
+        case 1: carom_create_box_shape(b, &def, a, c, carom_v2(0.0, 0.0), 0.3); break;
+        case 2: carom_create_rounded_box_shape(b, &def, a, c, carom_v2(0.0, 0.0), 0.3, 0.1); break;
+        case 3: carom_create_capsule_shape(b, &def, &capsule); break;
+        default: carom_create_segment_shape(b, &def, &segment); break;
+        }
+    }
+    settle();
+    int hits = 0, brackets = 0, wrong = 0;
+    const double step = 1e-5;
+    for (int i = 0; i < 2000; ++i) {
+        carom_convex_shape q = random_query(i % 4, &rng);
+        carom_transform xf = {{40.0 * next_random(&rng) - 20.0, 40.0 * next_random(&rng) - 20.0},
+                              carom_make_rot(6.0 * next_random(&rng))};
+        carom_vec2 translation = {40.0 * next_random(&rng) - 20.0,
+                                  40.0 * next_random(&rng) - 20.0};
+        hit_log log = {.answer = 1.0};
+        cr_assert_eq(carom_world_cast_shape(world, &q, xf, translation, carom_default_filter(),
+                                            log_hit, &log),
+                     CAROM_OK);
+        hits += log.count;
+        int n = log.count < 8 ? log.count : 8;
+        for (int h = 0; h < n; ++h) {
+            cr_assert_float_eq(hypot(log.normals[h].x, log.normals[h].y), 1.0, 1e-12);
+            if (log.fractions[h] <= step || log.fractions[h] >= 1.0 - step) {
+                continue;
+            }
+            for (int side = 0; side < 2; ++side) {
+                double f = log.fractions[h] + (side ? step : -step);
+                carom_transform placed = {carom_mul_add(xf.p, f, translation), xf.q};
+                found_shape found = {log.shapes[h], 0};
+                carom_world_overlap_shape(world, &q, placed, carom_default_filter(), note_target,
+                                          &found);
+                brackets += 1;
+                wrong += found.found != side;
+            }
+        }
+    }
+    cr_log_info("%d hits, %d brackets checked", hits, brackets);
+    cr_assert(hits > 5000 && brackets > 8000, "%d hits, %d brackets", hits, brackets);
+    cr_assert_eq(wrong, 0, "%d of %d brackets disagree", wrong, brackets);
+}

@@ -347,6 +347,9 @@ Test(shape_cast, bad_input_is_refused_with_a_message) {
     cr_assert_eq(carom_world_cast_shape(world, &q, at(0.0, 0.0), carom_v2(INFINITY, 0.0),
                                         carom_default_filter(), log_hit, &log),
                  CAROM_ERROR_NOT_FINITE);
+    cr_assert_eq(carom_world_cast_shape(world, &q, at(0.0, 0.0), carom_v2(0.0, 1e13),
+                                        carom_default_filter(), log_hit, &log),
+                 CAROM_ERROR_OUT_OF_RANGE, "above CAROM_MAX_MAGNITUDE");
     cr_assert_eq(carom_world_cast_shape(world, &q, at(NAN, 0.0), carom_v2(1.0, 0.0),
                                         carom_default_filter(), log_hit, &log),
                  CAROM_ERROR_NOT_FINITE);

@@ -309,8 +309,9 @@ CAROM_API carom_status carom_world_cast_shape(carom_world_id world,
  * closest point, at that point (so an off-centre blast also turns it), by impulse_per_length
  * times the shape's width across that line (a broadside takes more than an edge) times the
  * strength at its distance d from position: 1 for d <= radius, falling linearly to 0 at
- * radius + falloff. When position is inside a shape, it pushes the shape's centroid away from
- * position (a blast exactly at the centroid pushes that shape not at all). A body with several
+ * radius + falloff. When position is inside a shape, the push acts at the shape's centroid (a
+ * rounded polygon's: its core's), away from position (a blast exactly there pushes that shape
+ * not at all). A body with several
  * shapes reached gets each one's push. Static, kinematic and disabled bodies and sensors are
  * untouched; a sleeping body that is pushed wakes. The shapes considered are those of the
  * broad phase as of the last step (as for queries: a world that has never stepped has none),

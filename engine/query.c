@@ -90,42 +90,11 @@ static void cast_all(carom_world* world, carom_vec2 origin, carom_vec2 translati
     }
 }
 
-carom_ray_result carom_world_cast_ray_closest(carom_world_id id, carom_vec2 origin,
-                                              carom_vec2 translation, carom_filter filter) {
-    carom_ray_result result = {carom_null_shape_id, {0.0, 0.0}, {0.0, 0.0}, 1.0, 0};
-    carom_world* world = NULL;
-    if (check_query_world(id, &world, "cast a ray") != CAROM_OK ||
-        check_ray(origin, translation) != CAROM_OK) {
-        return result;
-    }
-    cast_all(world, origin, translation, filter);
-    if (arrlen(world->ray_hits) > 0) {
-        const ray_hit* first = &world->ray_hits[0];
-        result.shape = carom_make_shape_id(world, &world->shapes[first->shape]);
-        result.point = first->output.point;
-        result.normal = first->output.normal;
-        result.fraction = first->output.fraction;
-        result.hit = 1;
-    }
-    return result;
-}
-
-carom_status carom_world_cast_ray(carom_world_id id, carom_vec2 origin, carom_vec2 translation,
-                                  carom_filter filter, carom_ray_callback* callback,
-                                  void* context) {
-    carom_world* world = NULL;
-    carom_status status = check_query_world(id, &world, "cast a ray");
-    if (status == CAROM_OK) {
-        status = check_ray(origin, translation);
-    }
-    if (status == CAROM_OK && callback == NULL) {
-        status = carom_fail(CAROM_ERROR_NULL_ARGUMENT, "ray cast callback is NULL");
-    }
-    if (status != CAROM_OK) {
-        return status;
-    }
-    cast_all(world, origin, translation, filter);
-    carom_lock_world(world, "inside a ray-cast callback; do it after carom_world_cast_ray returns");
+/* Report world->ray_hits (sorted) to the callback with the world locked (`holder` for the
+ * refusal message), honouring its answers: 0 stops, a fraction shortens, -1 skips. */
+static void report_hits(carom_world* world, carom_ray_callback* callback, void* context,
+                        const char* holder) {
+    carom_lock_world(world, holder);
     double limit = 1.0;
     for (int i = 0; i < (int)arrlen(world->ray_hits); ++i) {
         const ray_hit* hit = &world->ray_hits[i];
@@ -143,6 +112,51 @@ carom_status carom_world_cast_ray(carom_world_id id, carom_vec2 origin, carom_ve
         }
     }
     carom_unlock_world(world);
+}
+
+/* The closest of world->ray_hits as a result (hit 0 when there is none). */
+static carom_ray_result first_hit(const carom_world* world) {
+    carom_ray_result result = {carom_null_shape_id, {0.0, 0.0}, {0.0, 0.0}, 1.0, 0};
+    if (arrlen(world->ray_hits) > 0) {
+        const ray_hit* first = &world->ray_hits[0];
+        result.shape = carom_make_shape_id(world, &world->shapes[first->shape]);
+        result.point = first->output.point;
+        result.normal = first->output.normal;
+        result.fraction = first->output.fraction;
+        result.hit = 1;
+    }
+    return result;
+}
+
+carom_ray_result carom_world_cast_ray_closest(carom_world_id id, carom_vec2 origin,
+                                              carom_vec2 translation, carom_filter filter) {
+    carom_ray_result result = {carom_null_shape_id, {0.0, 0.0}, {0.0, 0.0}, 1.0, 0};
+    carom_world* world = NULL;
+    if (check_query_world(id, &world, "cast a ray") != CAROM_OK ||
+        check_ray(origin, translation) != CAROM_OK) {
+        return result;
+    }
+    cast_all(world, origin, translation, filter);
+    return first_hit(world);
+}
+
+carom_status carom_world_cast_ray(carom_world_id id, carom_vec2 origin, carom_vec2 translation,
+                                  carom_filter filter, carom_ray_callback* callback,
+                                  void* context) {
+    carom_world* world = NULL;
+    carom_status status = check_query_world(id, &world, "cast a ray");
+    if (status == CAROM_OK) {
+        status = check_ray(origin, translation);
+    }
+    if (status == CAROM_OK && callback == NULL) {
+        status = carom_fail(CAROM_ERROR_NULL_ARGUMENT, "ray cast callback is NULL");
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    cast_all(world, origin, translation, filter);
+    report_hits(world, callback, context,
+                "inside a ray-cast callback; do it after carom_world_cast_ray returns");
     return CAROM_OK;
 }
 
@@ -251,40 +265,194 @@ static bool shape_overlap_test(const carom_world* world, const carom_shape* shap
     return false;
 }
 
+/* Validate a query shape (circle, polygon, rounded polygon or capsule) and its placement: the
+ * shape rebuilt through the constructors into *checked, the rotation normalised into *placed
+ * (a zero rotation, as a zeroed carom_transform has, counts as none). */
+static carom_status check_query_shape(const carom_convex_shape* shape, carom_transform xf,
+                                      carom_convex_shape* checked, carom_transform* placed) {
+    if (shape == NULL) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "query shape is NULL");
+    }
+    carom_status status = carom_check_finite_vec2(xf.p.x, xf.p.y, "query shape position");
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(xf.q.c, xf.q.s, "query shape rotation");
+    }
+    *checked = *shape;
+    if (status == CAROM_OK && shape->is_circle) {
+        status = carom_check_finite_vec2(shape->circle.center.x, shape->circle.center.y,
+                                         "query circle center");
+        if (status == CAROM_OK) {
+            status = carom_check_positive(shape->circle.radius, "query circle radius");
+        }
+    } else if (status == CAROM_OK && shape->polygon.count == 2) {
+        /* a capsule: its two centres and radius */
+        carom_capsule capsule = {shape->polygon.vertices[0], shape->polygon.vertices[1],
+                                 shape->polygon.radius};
+        status = carom_make_capsule_polygon(&capsule, &checked->polygon);
+    } else if (status == CAROM_OK) {
+        status = carom_make_rounded_polygon(shape->polygon.vertices, shape->polygon.count,
+                                            shape->polygon.radius, &checked->polygon);
+    }
+    placed->p = xf.p;
+    placed->q = carom_normalize_rot(xf.q);
+    return status;
+}
+
+static carom_aabb query_shape_aabb(const carom_convex_shape* shape, carom_transform xf) {
+    return shape->is_circle ? carom_compute_circle_aabb(&shape->circle, xf)
+                            : carom_compute_polygon_aabb(&shape->polygon, xf);
+}
+
 carom_status carom_world_overlap_shape(carom_world_id id, const carom_convex_shape* shape,
                                        carom_transform xf, carom_filter filter,
                                        carom_overlap_callback* callback, void* context) {
     carom_world* world = NULL;
     carom_status status = start_overlap(id, &world, callback);
-    if (status == CAROM_OK && shape == NULL) {
-        status = carom_fail(CAROM_ERROR_NULL_ARGUMENT, "query shape is NULL");
-    }
-    if (status == CAROM_OK) {
-        status = carom_check_finite_vec2(xf.p.x, xf.p.y, "query shape position");
-    }
     carom_convex_shape checked;
-    if (status == CAROM_OK && shape->is_circle) {
-        checked = *shape;
-        status = carom_check_positive(shape->circle.radius, "query circle radius");
-    } else if (status == CAROM_OK && shape->polygon.count == 2) {
-        checked = *shape; /* a capsule: its two centres and radius */
-        carom_capsule capsule = {shape->polygon.vertices[0], shape->polygon.vertices[1],
-                                 shape->polygon.radius};
-        status = carom_make_capsule_polygon(&capsule, &checked.polygon);
-    } else if (status == CAROM_OK) {
-        checked = *shape;
-        status = carom_make_rounded_polygon(shape->polygon.vertices, shape->polygon.count,
-                                            shape->polygon.radius, &checked.polygon);
+    if (status == CAROM_OK) {
+        status = check_query_shape(shape, xf, &checked, &xf);
     }
     if (status != CAROM_OK) {
         return status;
     }
-    xf.q = carom_normalize_rot(xf.q);
-    carom_aabb box = checked.is_circle ? carom_compute_circle_aabb(&checked.circle, xf)
-                                       : carom_compute_polygon_aabb(&checked.polygon, xf);
-    gather(world, box, filter, true);
+    gather(world, query_shape_aabb(&checked, xf), filter, true);
     placed_shape query = {&checked, xf};
     return report_overlaps(world, shape_overlap_test, &query, callback, context,
                            "inside an overlap callback; do it after carom_world_overlap_shape "
                            "returns");
+}
+
+/* ---- World shape cast (issue 16) --------------------------------------------------------
+ *
+ * The query shape is swept along the translation without turning, against every shape the
+ * filter sees (sensors passed through, as by rays), by the engine's own time of impact
+ * (toi.c): for translation alone it is the exact swept separating-axis test, so a hit's fraction
+ * is the touching time, not an approximation. Where the two touch, the manifold of the hit
+ * shape against the query shape placed there gives the normal (the hit shape's surface normal,
+ * towards the query shape) and the point: the manifold point that touches, or the middle of the
+ * two when a face meets a face. */
+
+/* Manifold points whose separations differ by less than this (m) touch together: a face lies
+ * on a face, and the point reported is their middle. */
+#define FACE_ON_FACE_TOLERANCE 1e-9
+
+/* The manifold of the world's shape (A) against the query shape (B) at xf: normal from A to B. */
+static carom_manifold contact_with_query(const carom_shape* shape, carom_transform shape_xf,
+                                         const carom_convex_shape* query, carom_transform xf) {
+    if (shape->type == CAROM_SHAPE_CIRCLE && query->is_circle) {
+        return carom_collide_circles(&shape->circle, shape_xf, &query->circle, xf, INFINITY);
+    }
+    if (shape->type == CAROM_SHAPE_CIRCLE) {
+        carom_manifold m = carom_collide_polygon_and_circle(&query->polygon, xf, &shape->circle,
+                                                            shape_xf, INFINITY);
+        m.normal = carom_neg(m.normal);
+        return m;
+    }
+    if (query->is_circle) {
+        return carom_collide_polygon_and_circle(&shape->polygon, shape_xf, &query->circle, xf,
+                                                INFINITY);
+    }
+    return carom_collide_polygons(&shape->polygon, shape_xf, &query->polygon, xf, INFINITY);
+}
+
+/* The point and normal of the query shape touching the world's shape at xf. */
+static void touch_point(const carom_world* world, const carom_shape* shape,
+                        const carom_convex_shape* query, carom_transform xf,
+                        carom_cast_output* out) {
+    carom_transform shape_xf = world->bodies[shape->body].transform;
+    carom_manifold m = contact_with_query(shape, shape_xf, query, xf);
+    out->normal = m.normal;
+    if (m.point_count == 0) {
+        /* no manifold at all (never seen with an infinite speculative distance): the query
+         * shape's placed reference point stands in */
+        out->point = xf.p;
+        return;
+    }
+    const carom_manifold_point* p = m.points;
+    out->point = p[0].point;
+    if (m.point_count == 2) {
+        double gap = p[1].separation - p[0].separation;
+        if (fabs(gap) < FACE_ON_FACE_TOLERANCE) {
+            out->point = carom_lerp(p[0].point, p[1].point, 0.5);
+        } else if (gap < 0.0) {
+            out->point = p[1].point;
+        }
+    }
+}
+
+/* Every shape the query shape meets on its way, sorted by fraction then shape id, into
+ * world->ray_hits (point, normal, fraction). */
+static void cast_shape_all(carom_world* world, const carom_convex_shape* query, carom_transform xf,
+                           carom_vec2 translation, carom_filter filter) {
+    carom_transform end_xf = {carom_add(xf.p, translation), xf.q};
+    gather(world, carom_aabb_union(query_shape_aabb(query, xf), query_shape_aabb(query, end_xf)),
+           filter, false);
+    /* sweeps about the bodies' origins, so that t = 0 places each shape exactly */
+    carom_sweep query_sweep = {{0.0, 0.0}, xf.p, end_xf.p, xf.q, 0.0};
+    arrsetlen(world->ray_hits, 0);
+    for (int i = 0; i < (int)arrlen(world->query_shapes); ++i) {
+        int s = world->query_shapes[i];
+        const carom_shape* shape = &world->shapes[s];
+        carom_transform shape_xf = world->bodies[shape->body].transform;
+        carom_sweep standing = {{0.0, 0.0}, shape_xf.p, shape_xf.p, shape_xf.q, 0.0};
+        carom_convex_shape geometry = {shape->type == CAROM_SHAPE_CIRCLE, shape->circle,
+                                       shape->polygon};
+        carom_toi_output toi = carom_time_of_impact(query, &query_sweep, &geometry, &standing, 0.0);
+        if (toi.state == CAROM_TOI_SEPARATED) {
+            continue;
+        }
+        ray_hit hit = {s, {{0.0, 0.0}, {0.0, 0.0}, toi.t, 1}};
+        carom_transform at = {carom_mul_add(xf.p, toi.t, translation), xf.q};
+        touch_point(world, shape, query, at, &hit.output);
+        arrput(world->ray_hits, hit);
+    }
+    if (arrlen(world->ray_hits) > 1) {
+        qsort(world->ray_hits, (size_t)arrlen(world->ray_hits), sizeof(ray_hit), compare_hits);
+    }
+}
+
+static carom_status start_shape_cast(carom_world_id id, carom_world** world,
+                                     const carom_convex_shape* shape, carom_transform xf,
+                                     carom_vec2 translation, carom_convex_shape* checked,
+                                     carom_transform* placed) {
+    carom_status status = check_query_world(id, world, "cast a shape");
+    if (status == CAROM_OK) {
+        status = check_query_shape(shape, xf, checked, placed);
+    }
+    if (status == CAROM_OK) {
+        status = carom_check_finite_vec2(translation.x, translation.y, "shape cast translation");
+    }
+    return status;
+}
+
+carom_ray_result carom_world_cast_shape_closest(carom_world_id id, const carom_convex_shape* shape,
+                                                carom_transform xf, carom_vec2 translation,
+                                                carom_filter filter) {
+    carom_ray_result none = {carom_null_shape_id, {0.0, 0.0}, {0.0, 0.0}, 1.0, 0};
+    carom_world* world = NULL;
+    carom_convex_shape checked;
+    if (start_shape_cast(id, &world, shape, xf, translation, &checked, &xf) != CAROM_OK) {
+        return none;
+    }
+    cast_shape_all(world, &checked, xf, translation, filter);
+    return first_hit(world);
+}
+
+carom_status carom_world_cast_shape(carom_world_id id, const carom_convex_shape* shape,
+                                    carom_transform xf, carom_vec2 translation,
+                                    carom_filter filter, carom_ray_callback* callback,
+                                    void* context) {
+    carom_world* world = NULL;
+    carom_convex_shape checked;
+    carom_status status = start_shape_cast(id, &world, shape, xf, translation, &checked, &xf);
+    if (status == CAROM_OK && callback == NULL) {
+        status = carom_fail(CAROM_ERROR_NULL_ARGUMENT, "shape cast callback is NULL");
+    }
+    if (status != CAROM_OK) {
+        return status;
+    }
+    cast_shape_all(world, &checked, xf, translation, filter);
+    report_hits(world, callback, context,
+                "inside a shape-cast callback; do it after carom_world_cast_shape returns");
+    return CAROM_OK;
 }

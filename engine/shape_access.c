@@ -105,3 +105,16 @@ carom_status carom_shape_get_chain_segment(carom_shape_id id, carom_chain_segmen
     *out = shape->chain;
     return CAROM_OK;
 }
+
+carom_status carom_shape_get_capsule(carom_shape_id id, carom_capsule* out) {
+    const carom_shape* shape =
+        shape_of_type(id, CAROM_SHAPE_CAPSULE, out, "carom_shape_get_capsule");
+    if (shape == NULL) {
+        return carom_last_status();
+    }
+    /* kept as the two-vertex polygon the contact tests take: its vertices are the centres */
+    out->center1 = shape->polygon.vertices[0];
+    out->center2 = shape->polygon.vertices[1];
+    out->radius = shape->polygon.radius;
+    return CAROM_OK;
+}

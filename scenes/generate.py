@@ -22,7 +22,7 @@ def write(name, scene):
 
 def dump(scene):
     """One body (and one joint) per line: readable, and diffs show which body changed."""
-    head = {k: v for k, v in scene.items() if k not in ("bodies", "joints")}
+    head = {k: v for k, v in scene.items() if k not in ("bodies", "joints", "vehicles")}
     lines = ["{"]
     for key, value in head.items():
         lines.append(f"  {json.dumps(key)}: {json.dumps(value)},")
@@ -34,6 +34,11 @@ def dump(scene):
         lines.append('  "joints": [')
         joints = [json.dumps(joint) for joint in scene["joints"]]
         lines.append(",\n".join("    " + joint for joint in joints))
+    if "vehicles" in scene:
+        lines.append("  ],")
+        lines.append('  "vehicles": [')
+        vehicles = [json.dumps(vehicle) for vehicle in scene["vehicles"]]
+        lines.append(",\n".join("    " + vehicle for vehicle in vehicles))
     lines.append("  ]")
     lines.append("}")
     return "\n".join(lines)
@@ -203,6 +208,38 @@ def capsules():
     return {"world": {"gravity": [0, -10], "dt": 1 / 60}, "bodies": bodies}
 
 
+def racing_model(brake_step=240, grass_from=33.0, grass_to=93.0):
+    """Two of the racing demo's cars (docs/racing.md) seen from above, side by side on a straight
+    between one-sided rails, with the same script: full throttle for 4 s, then full brake to
+    rest. The lower lane's braking zone is grass (a sensor of surface grip 0.6), so that car
+    stops about 1 / 0.6 times as far. A finish-line sensor across both lanes reports each car
+    crossing; the cars report hits (hit_events) on anything they strike."""
+    length, width, mass = 4.4, 1.8, 1200.0
+    lanes = {"tarmac": 0.0, "grass": -6.0}
+    track = [
+        # Rails: one-sided chains, solid on the side facing the road (the right of each
+        # segment, looking along the chain); a car leaving the road would pass out through
+        # nothing, but could not come back through.
+        {"type": "chain", "points": [[-20, 3], [140, 3]], "one_sided": True},
+        {"type": "chain", "points": [[140, -9], [-20, -9]], "one_sided": True},
+        {"type": "box", "half_extents": [(grass_to - grass_from) / 2, 2.5],
+         "center": [(grass_from + grass_to) / 2, lanes["grass"]], "sensor": True,
+         "surface_grip": 0.6},
+        {"type": "box", "half_extents": [0.5, 6], "center": [20, -3], "sensor": True},
+    ]
+    bodies = [{"name": "track", "type": "static", "shapes": track}]
+    vehicles = []
+    script = [{"step": 0, "throttle": 1}, {"step": brake_step, "brake": 1}]
+    for name, y in lanes.items():
+        bodies.append({"name": name, "position": [0, y],
+                       "shapes": [{"type": "box", "half_extents": [length / 2, width / 2],
+                                   "density": mass / (length * width), "friction": 0.3,
+                                   "restitution": 0.25, "hit_events": True,
+                                   "hit_speed_threshold": 2}]})
+        vehicles.append({"body": name, "controls": script})
+    return {"world": {"gravity": [0, 0], "dt": 1 / 60}, "bodies": bodies, "vehicles": vehicles}
+
+
 if __name__ == "__main__":
     write("ball_drop.json", ball_drop())
     write("box_stack.json", box_stack())
@@ -211,3 +248,4 @@ if __name__ == "__main__":
     write("arena.json", arena())
     write("joints.json", joints())
     write("capsules.json", capsules())
+    write("racing_model.json", racing_model())

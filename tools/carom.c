@@ -345,7 +345,8 @@ static bool run_steps(const run_options* options, const start* from, carom_world
     bool ok = true;
     for (int done = 1; ok && done <= steps; ++done) {
         int64_t step = from->first_step + done;
-        if (carom_world_step(world, from->dt) != CAROM_OK) {
+        if (scene_apply_controls(&from->scene, step - 1) != CAROM_OK ||
+            carom_world_step(world, from->dt) != CAROM_OK) {
             progress_end(&bar);
             fprintf(stderr, "carom: step %" PRId64 " failed: %s\n", step, carom_last_error());
             return false;
@@ -465,11 +466,11 @@ static bool save_snapshot(atomic_file* file, const start* from, carom_world_id w
     return ok;
 }
 
-/* The state file (--out), written to its temporary. False, having said why, when it cannot
- * take it. */
+/* The state file (--out) after `steps` steps, written to its temporary. False, having said
+ * why, when it cannot take it. */
 static bool write_state_file(atomic_file* file, const start* from, carom_world_id world,
-                             const carom_body_id* body_ids) {
-    state_write(file->file, &from->scene, world, body_ids, from->dt);
+                             const carom_body_id* body_ids, int steps) {
+    state_write(file->file, &from->scene, world, body_ids, from->dt, from->first_step + steps);
     if (atomic_file_failed(file)) {
         atomic_file_report(file, "carom");
         return false;
@@ -501,7 +502,7 @@ static int run_world(const run_options* options, const start* from, carom_world_
     atomic_file* events = o.asked[OUTPUT_EVENTS] ? &o.files[OUTPUT_EVENTS] : NULL;
     bool ok = run_steps(options, from, world, body_ids, steps, trace, events);
     if (ok && o.asked[OUTPUT_OUT]) {
-        ok = write_state_file(&o.files[OUTPUT_OUT], from, world, body_ids);
+        ok = write_state_file(&o.files[OUTPUT_OUT], from, world, body_ids, steps);
     }
     if (ok && o.asked[OUTPUT_SAVE]) {
         ok = save_snapshot(&o.files[OUTPUT_SAVE], from, world, steps);

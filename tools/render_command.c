@@ -464,7 +464,9 @@ static int render_world_run(const render_options* o, const start* from, carom_wo
     progress_init(&bar, o->quiet);
     bool ok = true;
     for (int done = 0; ok && done <= steps; ++done) {
-        if (done > 0 && carom_world_step(world, from->dt) != CAROM_OK) {
+        if (done > 0 &&
+            (scene_apply_controls(&from->scene, from->first_step + done - 1) != CAROM_OK ||
+             carom_world_step(world, from->dt) != CAROM_OK)) {
             progress_end(&bar);
             fprintf(stderr, "carom: step %lld failed: %s\n", (long long)(from->first_step + done),
                     carom_last_error());

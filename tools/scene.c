@@ -16,8 +16,8 @@
  * and no NUL bytes (cJSON's strings end at one).
  *
  * The loader is spread over scene_values.c (reporting, values, names), scene_bodies.c,
- * scene_joints.c and this file (the world, the top level, the text checks before parsing and
- * the entry points); scene_build.c builds the world. */
+ * scene_joints.c, scene_vehicles.c and this file (the world, the top level, the text checks before
+ * parsing and the entry points); scene_build.c builds the world. */
 #define _POSIX_C_SOURCE 200809L
 #include "scene_loader.h"
 
@@ -120,8 +120,16 @@ static void read_version(loader* ld, const cJSON* item) {
     path_pop(ld, mark);
 }
 
-enum root_key { ROOT_VERSION, ROOT_WORLD, ROOT_BODIES, ROOT_JOINTS, ROOT_KEY_COUNT };
-static const char* const root_keys[ROOT_KEY_COUNT] = {"version", "world", "bodies", "joints"};
+enum root_key {
+    ROOT_VERSION,
+    ROOT_WORLD,
+    ROOT_BODIES,
+    ROOT_JOINTS,
+    ROOT_VEHICLES,
+    ROOT_KEY_COUNT
+};
+static const char* const root_keys[ROOT_KEY_COUNT] = {"version", "world", "bodies", "joints",
+                                                      "vehicles"};
 
 static void read_root(loader* ld, const cJSON* root, scene_def* out) {
     if (!cJSON_IsObject(root)) {
@@ -136,6 +144,7 @@ static void read_root(loader* ld, const cJSON* root, scene_def* out) {
     name_set names;
     read_bodies(ld, fields[ROOT_BODIES], out, &names);
     read_joints(ld, fields[ROOT_JOINTS], out, &names);
+    read_vehicles(ld, fields[ROOT_VEHICLES], out, &names);
     name_set_free(&names);
 }
 
@@ -440,6 +449,14 @@ void scene_free(scene_def* scene) {
     scene->joints = NULL;
     scene->joint_ids = NULL;
     scene->joint_count = 0;
+    for (int i = 0; i < scene->vehicle_count; ++i) {
+        free(scene->vehicles[i].controls);
+    }
+    free(scene->vehicles);
+    free(scene->vehicle_ids);
+    scene->vehicles = NULL;
+    scene->vehicle_ids = NULL;
+    scene->vehicle_count = 0;
 }
 
 const char* scene_body_label(const scene_def* scene, int index, char* buffer, size_t buffer_size) {

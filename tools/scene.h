@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The biggest scene file read, in bytes: enough for a state file of about 130,000 bodies, and
  * a bound on the memory a hostile file can make the JSON parser take. */
@@ -52,6 +53,11 @@ typedef struct scene_shape {
     carom_vec2* points;      /* polygon vertices, segment or chain points, as written */
     int point_count;
     bool loop; /* chain */
+    /* Hit events, surface grip and one-sided chains (carom_shape_def's fields of those names) */
+    bool hit_events;            /* enable_hit_events */
+    double hit_speed_threshold; /* m/s, >= 0; read when hit_events */
+    double surface_grip;        /* sensors only: grip multiplier for vehicles' wheels, >= 0 */
+    bool one_sided;             /* chains only: solid on the right of each segment */
 } scene_shape;
 
 typedef struct scene_body {
@@ -73,6 +79,23 @@ typedef struct scene_body {
     scene_shape* shapes;
     int shape_count;
 } scene_body;
+
+/* One entry of a vehicle's control script: the input set when `step` steps have been taken
+ * (so before step number step + 1), held until the next entry. */
+typedef struct scene_control {
+    int64_t step; /* 0 to 2^53 - 1, increasing along the script */
+    carom_vehicle_input input;
+} scene_control;
+
+/* A vehicle (include/carom/vehicle.h) on a body of the scene, with its scripted controls. */
+typedef struct scene_vehicle {
+    int body;                      /* index in bodies: a dynamic body, at most one vehicle each */
+    carom_vehicle_def def;         /* carom_default_vehicle_def() with the file's fields */
+    bool surface_mask_is_all_bits; /* no "mask" in "surface_filter": every bit */
+    carom_vehicle_input input;     /* in force from the start, until the script changes it */
+    scene_control* controls;       /* control_count of them, steps strictly increasing */
+    int control_count;
+} scene_vehicle;
 
 /* A joint as the file gave it: anchors and axes in world coordinates at creation. */
 typedef struct scene_joint {
@@ -121,6 +144,9 @@ typedef struct scene_def {
     int joint_count;
     carom_joint_id* joint_ids; /* joint_count of them, filled by scene_build_world: the state
                                   file reads the joints' frames through them */
+    scene_vehicle* vehicles; /* made after the joints, in this order */
+    int vehicle_count;
+    carom_vehicle_id* vehicle_ids; /* vehicle_count of them, filled by scene_build_world */
     /* Workers the world steps with (carom run --threads; docs/threads.md): not in the file,
      * since they change no result. 0 or 1: the calling thread only. */
     int worker_count;
@@ -161,6 +187,18 @@ void scene_free(scene_def* scene);
  * joint. */
 carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
                                carom_body_id* body_ids, int* failed_body);
+
+/* The vehicles' control scripts: before taking a step, with `steps_done` steps taken since the
+ * scene's state (the step number of the state the world is in), set the input of every vehicle
+ * whose script has an entry at steps_done. Every command that steps a scene's world calls it
+ * before each step, so a scripted run is the same whichever program runs it. The engine's
+ * status (CAROM_OK unless a vehicle was destroyed behind the scene's back). */
+carom_status scene_apply_controls(const scene_def* scene, int64_t steps_done);
+
+/* The first step number >= steps_done at which some vehicle's script sets an input, or -1 when
+ * no entry remains: a program that steps many steps in one call steps up to there, applies the
+ * controls, and goes on. */
+int64_t scene_next_control_step(const scene_def* scene, int64_t steps_done);
 
 /* The label outputs use for body index: its name, or "#index" written into buffer. */
 const char* scene_body_label(const scene_def* scene, int index, char* buffer, size_t buffer_size);

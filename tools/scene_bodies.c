@@ -36,6 +36,10 @@ enum shape_key {
     SHAPE_LOOP,
     SHAPE_CENTER1,
     SHAPE_CENTER2,
+    SHAPE_HIT_EVENTS,
+    SHAPE_HIT_SPEED_THRESHOLD,
+    SHAPE_SURFACE_GRIP,
+    SHAPE_ONE_SIDED,
     SHAPE_KEY_COUNT
 };
 
@@ -43,6 +47,10 @@ static const char* const shape_keys[SHAPE_KEY_COUNT] = {
     "type",     "density", "friction", "restitution", "sensor",       "category",
     "mask",     "group",   "radius",   "center",      "half_extents", "angle",
     "vertices", "points",  "loop",     "center1",     "center2",
+    "hit_events",
+    "hit_speed_threshold",
+    "surface_grip",
+    "one_sided",
 };
 
 static const char* const shape_type_names[] = {"circle",  "box",   "polygon",
@@ -68,6 +76,7 @@ static unsigned shape_key_types(int key) {
     case SHAPE_POINTS:
         return 1u << SCENE_SHAPE_SEGMENT | 1u << SCENE_SHAPE_CHAIN;
     case SHAPE_LOOP:
+    case SHAPE_ONE_SIDED:
         return 1u << SCENE_SHAPE_CHAIN;
     default:
         return ~0u; /* common to every shape */
@@ -289,6 +298,43 @@ static bool read_chain(loader* ld, const cJSON** fields, scene_shape* shape) {
     return ok && points_ok;
 }
 
+/* Hit events, surface grip and one-sidedness: the engine's shape keys beyond material and
+ * filter. Each default is carom_default_shape_def()'s, so a scene without them builds the
+ * shapes it always did. A key that would do nothing where it stands (a threshold without hit
+ * events, a grip on a shape that is not a sensor) is ignored with a warning, like a key of
+ * another shape type. */
+static bool read_shape_events_and_surface(loader* ld, const cJSON** fields, scene_shape* shape) {
+    carom_shape_def engine = carom_default_shape_def();
+    shape->hit_events = engine.enable_hit_events != 0;
+    shape->hit_speed_threshold = engine.hit_speed_threshold;
+    shape->surface_grip = engine.surface_grip;
+    shape->one_sided = engine.one_sided != 0;
+    bool ok = member_bool(ld, fields[SHAPE_HIT_EVENTS], "hit_events", &shape->hit_events);
+    double threshold = shape->hit_speed_threshold;
+    ok = member_number(ld, fields[SHAPE_HIT_SPEED_THRESHOLD], "hit_speed_threshold", NON_NEGATIVE,
+                       &threshold) &&
+         ok;
+    double grip = shape->surface_grip;
+    ok = member_number(ld, fields[SHAPE_SURFACE_GRIP], "surface_grip", NON_NEGATIVE, &grip) && ok;
+    ok = member_bool(ld, fields[SHAPE_ONE_SIDED], "one_sided", &shape->one_sided) && ok;
+    if (fields[SHAPE_HIT_SPEED_THRESHOLD] != NULL && ok && !shape->hit_events) {
+        size_t mark = path_push_key(ld, "hit_speed_threshold");
+        report_warning(ld, "only a shape with \"hit_events\": true reports hits, ignored");
+        path_pop(ld, mark);
+    } else {
+        shape->hit_speed_threshold = threshold;
+    }
+    if (fields[SHAPE_SURFACE_GRIP] != NULL && ok && !shape->sensor) {
+        size_t mark = path_push_key(ld, "surface_grip");
+        report_warning(ld, "only a sensor (\"sensor\": true) marks a surface for vehicles, "
+                           "ignored");
+        path_pop(ld, mark);
+    } else {
+        shape->surface_grip = grip;
+    }
+    return ok;
+}
+
 /* One shape. *mass receives its mass (kg) when the shape is valid; segments and chains have
  * none. */
 static bool read_shape(loader* ld, const cJSON* item, scene_shape* shape, double* mass) {
@@ -310,6 +356,7 @@ static bool read_shape(loader* ld, const cJSON* item, scene_shape* shape, double
          ok;
     ok = member_bool(ld, fields[SHAPE_SENSOR], "sensor", &shape->sensor) && ok;
     ok = read_filter(ld, fields, shape) && ok;
+    ok = read_shape_events_and_surface(ld, fields, shape) && ok;
     if (!type_ok) {
         return false; /* without a type, the geometry keys cannot be judged */
     }

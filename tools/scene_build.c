@@ -25,6 +25,10 @@ static carom_shape_def shape_def_of(const scene_shape* shape) {
     def.restitution = shape->restitution;
     def.is_sensor = shape->sensor;
     def.filter = shape->filter;
+    def.enable_hit_events = shape->hit_events;
+    def.hit_speed_threshold = shape->hit_speed_threshold;
+    def.surface_grip = shape->surface_grip;
+    def.one_sided = shape->type == SCENE_SHAPE_CHAIN && shape->one_sided;
     return def;
 }
 
@@ -219,6 +223,82 @@ static carom_status add_joint(const scene_def* scene, int index, const carom_bod
     return j->has_frame ? carom_joint_set_frame(id, &j->frame) : CAROM_OK;
 }
 
+/* ---- Vehicles and their control scripts ---------------------------------------------------- */
+
+static carom_vehicle_def vehicle_def_of(const scene_vehicle* vehicle) {
+    carom_vehicle_def def = vehicle->def;
+    if (vehicle->surface_mask_is_all_bits) {
+        def.surface_filter.mask = carom_default_filter().mask;
+    }
+    return def;
+}
+
+/* After the bodies and joints: each vehicle on its body, with the input in force at the start.
+ * A throttle wakes the body, as carom_vehicle_set_input always does. */
+static carom_status add_vehicles(const scene_def* scene, const carom_body_id* body_ids) {
+    for (int i = 0; i < scene->vehicle_count; ++i) {
+        const scene_vehicle* vehicle = &scene->vehicles[i];
+        carom_vehicle_def def = vehicle_def_of(vehicle);
+        carom_vehicle_id id = carom_create_vehicle(body_ids[vehicle->body], &def);
+        scene->vehicle_ids[i] = id;
+        if (CAROM_IS_NULL(id)) {
+            return carom_last_status();
+        }
+        const carom_vehicle_input* in = &vehicle->input;
+        carom_status status =
+            carom_vehicle_set_input(id, in->throttle, in->brake, in->steer, in->handbrake);
+        if (status != CAROM_OK) {
+            return status;
+        }
+    }
+    return CAROM_OK;
+}
+
+/* The index of the script's first entry at or after `step` (control_count when none): a
+ * binary search, the steps being strictly increasing, so long scripts cost little per step. */
+static int first_control_from(const scene_vehicle* vehicle, int64_t step) {
+    int low = 0, high = vehicle->control_count;
+    while (low < high) {
+        int middle = low + (high - low) / 2;
+        if (vehicle->controls[middle].step < step) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low;
+}
+
+carom_status scene_apply_controls(const scene_def* scene, int64_t steps_done) {
+    for (int i = 0; i < scene->vehicle_count; ++i) {
+        const scene_vehicle* vehicle = &scene->vehicles[i];
+        int entry = first_control_from(vehicle, steps_done);
+        if (entry == vehicle->control_count || vehicle->controls[entry].step != steps_done) {
+            continue;
+        }
+        const carom_vehicle_input* in = &vehicle->controls[entry].input;
+        carom_status status = carom_vehicle_set_input(scene->vehicle_ids[i], in->throttle,
+                                                      in->brake, in->steer, in->handbrake);
+        if (status != CAROM_OK) {
+            return status;
+        }
+    }
+    return CAROM_OK;
+}
+
+int64_t scene_next_control_step(const scene_def* scene, int64_t steps_done) {
+    int64_t next = -1;
+    for (int i = 0; i < scene->vehicle_count; ++i) {
+        const scene_vehicle* vehicle = &scene->vehicles[i];
+        int entry = first_control_from(vehicle, steps_done);
+        if (entry < vehicle->control_count) {
+            int64_t at = vehicle->controls[entry].step;
+            next = next < 0 || at < next ? at : next;
+        }
+    }
+    return next;
+}
+
 carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
                                carom_body_id* body_ids, int* failed_body) {
     carom_world_def def = carom_default_world_def();
@@ -261,5 +341,10 @@ carom_status scene_build_world(const scene_def* scene, carom_world_id* world,
             return status;
         }
     }
-    return CAROM_OK;
+    carom_status status = add_vehicles(scene, body_ids);
+    if (status != CAROM_OK) {
+        carom_destroy_world(*world);
+        *world = carom_null_world_id;
+    }
+    return status;
 }

@@ -1,6 +1,6 @@
 /* The scene loader's private interface, shared by its files (scene.c, scene_values.c,
- * scene_bodies.c, scene_joints.c). Not installed, not used outside tools/scene*.c: callers use
- * scene.h. */
+ * scene_bodies.c, scene_joints.c, scene_vehicles.c). Not installed, not used outside
+ * tools/scene*.c: callers use scene.h. */
 #ifndef CAROM_TOOLS_SCENE_LOADER_H
 #define CAROM_TOOLS_SCENE_LOADER_H
 
@@ -78,8 +78,10 @@ void read_name_of(loader* ld, const cJSON* item, int index, name_set* names, con
                   char** out);
 void read_name(loader* ld, const cJSON* item, int index, name_set* names, char** out);
 
-/* The two arrays a scene names things in: bodies first (joints refer to them by name). */
+/* The arrays a scene names things in: bodies first (joints and vehicles refer to them by
+ * name). */
 void read_bodies(loader* ld, const cJSON* item, scene_def* out, name_set* names);
 void read_joints(loader* ld, const cJSON* item, scene_def* out, const name_set* bodies);
+void read_vehicles(loader* ld, const cJSON* item, scene_def* out, const name_set* bodies);
 
 #endif

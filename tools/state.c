@@ -89,6 +89,23 @@ static void write_geometry(FILE* file, const scene_shape* shape) {
     }
 }
 
+/* Hit events, a sensor's surface grip, a one-sided chain: written only when they are not the
+ * engine's defaults, so the state files of scenes without them read as they always did. */
+static void write_shape_events_and_surface(FILE* file, const scene_shape* shape) {
+    if (shape->hit_events) {
+        fputs(", \"hit_events\": true", file);
+        write_key(file, ", ", "hit_speed_threshold");
+        write_number(file, shape->hit_speed_threshold);
+    }
+    if (shape->sensor && shape->surface_grip != carom_default_shape_def().surface_grip) {
+        write_key(file, ", ", "surface_grip");
+        write_number(file, shape->surface_grip);
+    }
+    if (shape->type == SCENE_SHAPE_CHAIN && shape->one_sided) {
+        fputs(", \"one_sided\": true", file);
+    }
+}
+
 /* Material and filter. A mask of every bit has no JSON number (2^64 - 1 is not a double), so
  * it is written the way a scene says it: by leaving "mask" out. */
 static void write_shape(FILE* file, const scene_shape* shape) {
@@ -104,7 +121,9 @@ static void write_shape(FILE* file, const scene_shape* shape) {
     if (!shape->mask_is_all_bits) {
         fprintf(file, ", \"mask\": %" PRIu64, shape->filter.mask);
     }
-    fprintf(file, ", \"group\": %" PRId32 "}", shape->filter.group);
+    fprintf(file, ", \"group\": %" PRId32, shape->filter.group);
+    write_shape_events_and_surface(file, shape);
+    fputc('}', file);
 }
 
 static void write_body(FILE* file, const scene_body* body, carom_body_id id) {
@@ -314,8 +333,111 @@ static void write_joint(FILE* file, const scene_def* scene, const scene_joint* j
     fputs("}}", file);
 }
 
+/* ---- Vehicles: the def as the scene gave it, the input in force, the script still to come ---- */
+
+static void write_input(FILE* file, const carom_vehicle_input* input) {
+    write_key(file, "", "throttle");
+    write_number(file, input->throttle);
+    write_key(file, ", ", "brake");
+    write_number(file, input->brake);
+    write_key(file, ", ", "steer");
+    write_number(file, input->steer);
+    fputs(input->handbrake ? ", \"handbrake\": true}" : ", \"handbrake\": false}", file);
+}
+
+static void write_wheels(FILE* file, const carom_vehicle_def* def) {
+    write_key(file, ",\n     ", "wheels");
+    fputc('[', file);
+    for (int i = 0; i < def->wheel_count; ++i) {
+        const carom_wheel_def* wheel = &def->wheels[i];
+        fputs(i > 0 ? ", {\"position\": " : "{\"position\": ", file);
+        write_vec2(file, wheel->position);
+        fputs(wheel->steered ? ", \"steered\": true" : ", \"steered\": false", file);
+        fputs(wheel->driven ? ", \"driven\": true" : ", \"driven\": false", file);
+        fputs(wheel->handbrake ? ", \"handbrake\": true}" : ", \"handbrake\": false}", file);
+    }
+    fputc(']', file);
+}
+
+static void write_vehicle_numbers(FILE* file, const carom_vehicle_def* def) {
+    const struct {
+        const char* key;
+        double value;
+        bool new_line; /* grouped: tyres, engine and brakes, handbrake and steering, losses */
+    } numbers[] = {
+        {"gravity", def->gravity, true},
+        {"grip", def->grip, false},
+        {"peak_slip_angle", def->peak_slip_angle, false},
+        {"slide_grip_ratio", def->slide_grip_ratio, false},
+        {"max_drive_force", def->max_drive_force, true},
+        {"max_power", def->max_power, false},
+        {"max_brake_force", def->max_brake_force, false},
+        {"handbrake_force", def->handbrake_force, true},
+        {"handbrake_grip_factor", def->handbrake_grip_factor, false},
+        {"max_steer_angle", def->max_steer_angle, false},
+        {"steer_reduction_speed", def->steer_reduction_speed, false},
+        {"rolling_resistance", def->rolling_resistance, true},
+        {"drag_coefficient", def->drag_coefficient, false},
+    };
+    for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); ++i) {
+        write_key(file, numbers[i].new_line ? ",\n     " : ", ", numbers[i].key);
+        write_number(file, numbers[i].value);
+    }
+}
+
+/* The script from step `step` on, renumbered from 0: the state file is a scene whose step 0 is
+ * this step, so an entry at `step` itself takes over before its first step, as it would have
+ * in the run going on. Entries before it are spent; their last one is the input in force. */
+static void write_controls(FILE* file, const scene_vehicle* vehicle, int64_t step) {
+    write_key(file, ",\n     ", "controls");
+    fputc('[', file);
+    int written = 0;
+    for (int i = 0; i < vehicle->control_count; ++i) {
+        const scene_control* control = &vehicle->controls[i];
+        if (control->step < step) {
+            continue;
+        }
+        fprintf(file, "%s{\"step\": %" PRId64 ", ", written > 0 ? ",\n       " : "\n       ",
+                control->step - step);
+        write_input(file, &control->input);
+        written += 1;
+    }
+    fputc(']', file);
+}
+
+static void write_vehicle(FILE* file, const scene_def* scene, const scene_vehicle* vehicle,
+                          carom_vehicle_id id, int64_t step) {
+    const carom_vehicle_def* def = &vehicle->def;
+    fputs("    {\"body\": ", file);
+    write_json_string(file, scene->bodies[vehicle->body].name);
+    write_wheels(file, def);
+    write_vehicle_numbers(file, def);
+    fprintf(file, ",\n     \"surface_filter\": {\"category\": %" PRIu64,
+            def->surface_filter.category);
+    if (!vehicle->surface_mask_is_all_bits) {
+        fprintf(file, ", \"mask\": %" PRIu64, def->surface_filter.mask);
+    }
+    fprintf(file, ", \"group\": %" PRId32 "}", def->surface_filter.group);
+    carom_vehicle_input input = carom_vehicle_get_input(id);
+    write_key(file, ",\n     ", "input");
+    fputc('{', file);
+    write_input(file, &input);
+    write_controls(file, vehicle, step);
+    fputc('}', file);
+}
+
+static void write_vehicles(FILE* file, const scene_def* scene, int64_t step) {
+    for (int i = 0; i < scene->vehicle_count; ++i) {
+        fputs(i == 0 ? ",\n  \"vehicles\": [\n" : ",\n", file);
+        write_vehicle(file, scene, &scene->vehicles[i], scene->vehicle_ids[i], step);
+    }
+    if (scene->vehicle_count > 0) {
+        fputs("\n  ]", file);
+    }
+}
+
 void state_write(FILE* file, const scene_def* scene, carom_world_id world,
-                 const carom_body_id* body_ids, double dt) {
+                 const carom_body_id* body_ids, double dt, int64_t step) {
     fputs("{\n  \"version\": 1,\n  \"world\": {\"gravity\": ", file);
     write_vec2(file, carom_world_get_gravity(world));
     write_key(file, ", ", "dt");
@@ -346,6 +468,7 @@ void state_write(FILE* file, const scene_def* scene, carom_world_id world,
     if (written > 0) {
         fputs("\n  ]", file);
     }
+    write_vehicles(file, scene, step);
     fputs("\n}\n", file);
 }
 

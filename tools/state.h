@@ -12,9 +12,12 @@
  * then every body of the scene, in scene order, with its name, type, damping, bullet flag and
  * shapes as the scene gave them, and its pose and velocities as the engine has them now. The
  * pose is written twice: "angle" for people and "rotation" [cos, sin], the engine's own
- * numbers, which the loader prefers so that a state file reads back bit for bit. */
+ * numbers, which the loader prefers so that a state file reads back bit for bit. Then the
+ * joints that still exist, and the vehicles with the input in force and their control scripts
+ * from `step` (the steps taken since the scene's state) on, renumbered so that the state file's
+ * step 0 is this step. */
 void state_write(FILE* file, const scene_def* scene, carom_world_id world,
-                 const carom_body_id* body_ids, double dt);
+                 const carom_body_id* body_ids, double dt, int64_t step);
 
 /* The trace: a CSV header, then per recorded step one row per dynamic body. */
 void trace_write_header(FILE* file);

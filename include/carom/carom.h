@@ -278,6 +278,61 @@ CAROM_API carom_status carom_world_overlap_shape(carom_world_id world,
                                                  carom_transform xf, carom_filter filter,
                                                  carom_overlap_callback* callback, void* context);
 
+/* ---- World shape cast and explosions (issue 16) ----
+ *
+ * Shape cast: the circle, polygon, rounded polygon or capsule `shape` (in the form
+ * carom_world_overlap_shape takes, re-validated: a bad polygon is refused with the constructors'
+ * status and message), placed at xf, swept along translation (m, world frame, finite) without
+ * turning. A hit is a shape the swept shape touches; its carom_ray_result gives the fraction of
+ * the translation at which they first touch (the exact touching time: translation alone is
+ * solved exactly, carom_time_of_impact), the point where they touch (world frame, m; the
+ * middle of the touching stretch when a face meets a face) and the hit shape's surface normal
+ * there, facing the swept shape. A shape the swept shape overlaps or touches at xf is hit at
+ * fraction 0 (its normal then the direction that would part them the quickest). Sensors are
+ * passed through and the filter applies as for ray casts; segments and chain segments are hit
+ * from either side (a one-sided chain too). Ties in fraction go to the lower shape id. */
+CAROM_API carom_ray_result carom_world_cast_shape_closest(carom_world_id world,
+                                                          const carom_convex_shape* shape,
+                                                          carom_transform xf,
+                                                          carom_vec2 translation,
+                                                          carom_filter filter);
+/* Every hit, to the callback in order of fraction then shape id, with the answers of
+ * carom_world_cast_ray's callback (-1 ignore, 0 stop, a fraction to clip, 1 go on). */
+CAROM_API carom_status carom_world_cast_shape(carom_world_id world,
+                                              const carom_convex_shape* shape,
+                                              carom_transform xf, carom_vec2 translation,
+                                              carom_filter filter, carom_ray_callback* callback,
+                                              void* context);
+
+/* Explosion: an impulse on every dynamic shape within radius + falloff of a point, for blasts,
+ * shock waves and impacts. Each reached shape is pushed along the line from position to its
+ * closest point, at that point (so an off-centre blast also turns it), by impulse_per_length
+ * times the shape's width across that line (a broadside takes more than an edge) times the
+ * strength at its distance d from position: 1 for d <= radius, falling linearly to 0 at
+ * radius + falloff. When position is inside a shape, the push acts at the shape's centroid (a
+ * rounded polygon's: its core's), away from position (a blast exactly there pushes that shape
+ * not at all). A body with several
+ * shapes reached gets each one's push. Static, kinematic and disabled bodies and sensors are
+ * untouched; a sleeping body that is pushed wakes. The shapes considered are those of the
+ * broad phase as of the last step (as for queries: a world that has never stepped has none),
+ * in ascending shape id order, so the result is deterministic. */
+typedef struct carom_explosion_def {
+    carom_vec2 position;       /* world frame (m), finite */
+    double radius;             /* full strength up to this distance (m, >= 0), default 1 */
+    double falloff;            /* then fading to nothing over this distance (m, >= 0), default 0 */
+    double impulse_per_length; /* N·s per m of width at full strength (>= 0), default 1 */
+    uint64_t mask;             /* shapes whose filter category meets these bits are pushed,
+                                  default all */
+    int internal_cookie;       /* set by carom_default_explosion_def(); do not touch */
+} carom_explosion_def;
+CAROM_API carom_explosion_def carom_default_explosion_def(void);
+/* Refused, changing nothing: a def not from carom_default_explosion_def
+ * (CAROM_ERROR_INVALID_DEF), a non-finite or negative value or one above CAROM_MAX_MAGNITUDE, a
+ * call inside a callback (CAROM_ERROR_WORLD_LOCKED), and a blast that would leave a body's
+ * velocity above CAROM_MAX_MAGNITUDE (CAROM_ERROR_OUT_OF_RANGE, as for
+ * carom_body_apply_linear_impulse). */
+CAROM_API carom_status carom_world_explode(carom_world_id world, const carom_explosion_def* def);
+
 /* ---- Callbacks inside the step ---------------------------------------------------------- */
 
 /* Both run inside carom_world_step, on the stepping thread, in a fixed order (so a deterministic
@@ -576,6 +631,10 @@ CAROM_API carom_status carom_shape_get_polygon(carom_shape_id shape, carom_polyg
 CAROM_API carom_status carom_shape_get_segment(carom_shape_id shape, carom_segment* out);
 CAROM_API carom_status carom_shape_get_chain_segment(carom_shape_id shape,
                                                      carom_chain_segment* out);
+/* A capsule's centres and radius (body frame, m), as created (type CAROM_SHAPE_CAPSULE). A
+ * rounded polygon is a polygon: carom_shape_get_polygon gives its rounding in out->radius (0 for
+ * sharp corners). Stale ids are refused with CAROM_ERROR_INVALID_ID, as for every getter here. */
+CAROM_API carom_status carom_shape_get_capsule(carom_shape_id shape, carom_capsule* out);
 
 #ifdef __cplusplus
 }

@@ -257,6 +257,12 @@ _SIGNATURES = [
     ("carompy_cast_rays_closest", status, WorldId, c_double_p, c_double_p, c_int, Filter,
      c_void_p, c_int_p),
     ("carompy_cast_ray_all", status, WorldId, Vec2, Vec2, Filter, c_void_p, c_int, c_int_p),
+    # shape casts, explosions and shape geometry (issue 16: python/native/queries.c)
+    ("carompy_cast_shape", status, WorldId, c_int, c_double_p, c_int, c_double, c_double,
+     c_double, c_double, Vec2, Filter, c_int, c_void_p, c_int, c_int_p),
+    ("carompy_explode", status, WorldId, c_double, c_double, c_double, c_double, c_double,
+     c_uint64),
+    ("carompy_shape_geometry", status, ShapeId, c_double_p, c_int_p, c_double_p, c_int_p),
     ("carompy_field_count", c_int),
     ("carompy_field", c_char_p, c_int, POINTER(c_char_p), POINTER(c_size_t),
      POINTER(ctypes.c_char)),
@@ -279,6 +285,11 @@ _SIGNATURES = [
     ("carompy_scene_joint_count", c_int, c_void_p),
     ("carompy_scene_joint_name", c_char_p, c_void_p, c_int),
     ("carompy_scene_joint_id", JointId, c_void_p, c_int),
+    ("carompy_scene_vehicle_count", c_int, c_void_p),
+    ("carompy_scene_vehicle_body", c_int, c_void_p, c_int),
+    ("carompy_scene_vehicle_id", VehicleId, c_void_p, c_int),
+    ("carompy_scene_apply_controls", status, c_void_p, ctypes.c_int64),
+    ("carompy_scene_next_control_step", ctypes.c_int64, c_void_p, ctypes.c_int64),
     ("carompy_scene_free", None, c_void_p),
 ]
 

@@ -11,7 +11,8 @@ from .errors import check, checked_call, error_for
 
 BODY_TYPES = {"static": 0, "kinematic": 1, "dynamic": 2}
 BODY_TYPE_NAMES = {value: name for name, value in BODY_TYPES.items()}
-SHAPE_TYPE_NAMES = {0: "circle", 1: "polygon", 2: "segment", 3: "chain_segment"}
+SHAPE_TYPE_NAMES = {0: "circle", 1: "polygon", 2: "segment", 3: "chain_segment",
+                    4: "capsule"}
 
 class Body:
     """A body of a World. Made by world.create_body() or a scene; compares equal by id.
@@ -224,6 +225,10 @@ for _method in (Body.add_circle, Body.add_box, Body.add_polygon, Body.add_segmen
     _method.__doc__ += "\n\n        " + Body._SHAPE_KEYWORDS
 
 
+# Room for a shape's points in Shape.geometry: well above CAROM_MAX_POLYGON_VERTICES (8).
+_GEOMETRY_POINTS = 64
+
+
 class Shape:
     """A shape of a body. Getters raise InvalidIdError once it is destroyed."""
 
@@ -250,7 +255,7 @@ class Shape:
 
     @property
     def type(self):
-        """"circle", "polygon" (boxes too), "segment" or "chain_segment"."""
+        """"circle", "polygon" (boxes too), "segment", "chain_segment" or "capsule"."""
         code = checked_call(lib.carom_shape_get_type, self._id)
         return SHAPE_TYPE_NAMES.get(code, f"type {code}")  # a kind newer than this package
 
@@ -292,6 +297,33 @@ class Shape:
         """((lower x, lower y), (upper x, upper y)) (m) as of the last step."""
         box = checked_call(lib.carom_shape_get_aabb, self._id)
         return ((box.lower.x, box.lower.y), (box.upper.x, box.upper.y))
+
+    @property
+    def geometry(self):
+        """The shape's geometry in its body's frame (m), as a dict in the scene file's form:
+        {"type": "circle", "center", "radius"}, {"type": "polygon", "vertices", "radius"}
+        (boxes are polygons; radius 0: sharp corners), {"type": "capsule", "center1",
+        "center2", "radius"}, {"type": "segment", "point1", "point2"} or {"type":
+        "chain_segment", "point1", "point2", "ghost1", "ghost2" (None at an open chain's end),
+        "one_sided"}. Points are (x, y) tuples."""
+        points = (ctypes.c_double * (2 * _GEOMETRY_POINTS))()
+        count, radius, flags = ctypes.c_int(), ctypes.c_double(), ctypes.c_int()
+        check(lib.carompy_shape_geometry(self._id, points, ctypes.byref(count),
+                                         ctypes.byref(radius), ctypes.byref(flags)))
+        p = [(points[2 * i], points[2 * i + 1]) for i in range(count.value)]
+        kind = self.type
+        if kind == "circle":
+            return {"type": kind, "center": p[0], "radius": radius.value}
+        if kind == "polygon":
+            return {"type": kind, "vertices": p, "radius": radius.value}
+        if kind == "capsule":
+            return {"type": kind, "center1": p[0], "center2": p[1], "radius": radius.value}
+        if kind == "segment":
+            return {"type": kind, "point1": p[0], "point2": p[1]}
+        return {"type": kind, "point1": p[1], "point2": p[2],
+                "ghost1": p[0] if flags.value & 1 else None,
+                "ghost2": p[3] if flags.value & 2 else None,
+                "one_sided": bool(flags.value & 4)}
 
     def destroy(self):
         check(lib.carom_destroy_shape(self._id))

@@ -103,7 +103,8 @@ class World:
 
     Or load a scene file of the `carom` command line (docs/cli.md): World.from_scene(path or
     dict), or world.load_scene(...). Bodies come in the file's order and world.hash() equals
-    `carom run --hash` after the same number of steps.
+    `carom run --hash` after the same number of steps. The scene's vehicles are in
+    world.vehicles by body name, and step() follows their control scripts as `carom run` does.
 
     State in bulk (positions, angles, rotations, linear_velocities, angular_velocities,
     state()) are numpy arrays with one row per body in world.bodies order (ascending body id:
@@ -123,12 +124,15 @@ class World:
             raise error_for(lib.carom_last_status(), context="World")
         self._adopt(world_id, dt)
 
-    def _adopt(self, world_id, dt, names=None, joints=None):
+    def _adopt(self, world_id, dt, names=None, joints=None, vehicles=None, script=None):
         self._id = world_id
         self.dt = self._check_dt(dt)
         self._body_ids = None  # ctypes array of the live bodies, refreshed on change
         self._names = dict(names or {})  # (index1, generation) -> name
         self.joints = dict(joints or {})  # name -> Joint, for joints loaded from a scene
+        self.vehicles = dict(vehicles or {})  # body name -> Vehicle, for a scene's vehicles
+        # The loaded scene, kept while its vehicles have control scripts for step() to follow.
+        self._script = script
 
     @staticmethod
     def _check_dt(dt):
@@ -142,6 +146,9 @@ class World:
 
     def close(self):
         """Destroy the C world now (its bodies, shapes and joints with it). Idempotent."""
+        if getattr(self, "_script", None) is not None:
+            self._script.close()
+            self._script = None
         if getattr(self, "_id", None) is not None and self._id.index1 != 0:
             lib.carom_destroy_world(self._id)
             self._id = _native.WorldId()
@@ -175,9 +182,11 @@ class World:
 
     def load_scene(self, path_or_dict):
         """Replace this world with the scene's (see from_scene): its world settings, its dt,
-        its bodies in the file's order, its joints (in world.joints by name). On a refused
-        scene nothing changes."""
+        its bodies in the file's order, its joints (in world.joints by name), its vehicles (in
+        world.vehicles by their body's name), whose control scripts step() follows, counting
+        steps from the scene's state (world.step_count). On a refused scene nothing changes."""
         scene = _LoadedScene(path_or_dict)
+        script = None
         try:
             world_id = _native.WorldId()
             status = lib.carompy_scene_build(scene.handle, ctypes.byref(world_id))
@@ -192,28 +201,54 @@ class World:
                 name = lib.carompy_scene_joint_name(scene.handle, i)
                 joint = Joint(self, lib.carompy_scene_joint_id(scene.handle, i))
                 joints[name.decode() if name is not None else f"#{i}"] = joint
+            vehicles = {}
+            for i in range(lib.carompy_scene_vehicle_count(scene.handle)):
+                body = lib.carompy_scene_vehicle_body(scene.handle, i)
+                name = lib.carompy_scene_body_name(scene.handle, body).decode()
+                vehicles[name] = Vehicle(self, lib.carompy_scene_vehicle_id(scene.handle, i))
             dt = lib.carompy_scene_dt(scene.handle)
+            if lib.carompy_scene_next_control_step(scene.handle, 0) >= 0:
+                script = scene
         finally:
-            scene.close()
+            if script is None:
+                scene.close()
         self.close()
-        self._adopt(world_id, dt, names, joints)
+        self._adopt(world_id, dt, names, joints, vehicles, script)
 
     # ---- stepping and settings -------------------------------------------------------------
 
     def step(self, n=1):
-        """Advance n steps of self.dt seconds each, in one C call. Raises (with the engine's
-        message and the failing step) if a step is refused; the steps before it stay taken."""
+        """Advance n steps of self.dt seconds each, in one C call, or one per stretch between
+        the control script's entries when a scene's vehicles have one. Raises (with the
+        engine's message and the failing step) if a step is refused; the steps before it stay
+        taken."""
         n = int(n)
         if n < 0:
             raise ValueError(f"step: n is {n}: the number of steps must be >= 0")
-        failed_world, failed_step = ctypes.c_int(), ctypes.c_int()
-        message = ctypes.create_string_buffer(1024)
-        status = lib.carompy_step_worlds(ctypes.byref(self._id), ctypes.byref(ctypes.c_double(
-            self.dt)), 1, n, 1, ctypes.byref(failed_world), ctypes.byref(failed_step), message,
-            len(message))
-        if status != 0:
-            raise error_for(status, message.value.decode("utf-8", "replace"),
-                            context=f"step {failed_step.value + 1} of {n}")
+        done = 0
+        while done < n:
+            stretch = min(n - done, self._follow_script())
+            failed_world, failed_step = ctypes.c_int(), ctypes.c_int()
+            message = ctypes.create_string_buffer(1024)
+            status = lib.carompy_step_worlds(ctypes.byref(self._id), ctypes.byref(
+                ctypes.c_double(self.dt)), 1, stretch, 1, ctypes.byref(failed_world),
+                ctypes.byref(failed_step), message, len(message))
+            if status != 0:
+                raise error_for(status, message.value.decode("utf-8", "replace"),
+                                context=f"step {done + failed_step.value + 1} of {n}")
+            done += stretch
+
+    def _follow_script(self):
+        """Before a step: set the inputs the vehicles' control scripts give for this step
+        (world.step_count steps taken since the scene's state), as `carom run` does. Returns
+        how many steps may follow before the next entry (a large number when none is left)."""
+        if self._script is None:
+            return 1 << 62
+        taken = self.step_count
+        check(lib.carompy_scene_apply_controls(self._script.handle, taken),
+              context="the vehicles' control script")
+        upcoming = lib.carompy_scene_next_control_step(self._script.handle, taken + 1)
+        return upcoming - taken if upcoming >= 0 else 1 << 62
 
     @property
     def gravity(self):
@@ -596,6 +631,84 @@ class World:
             translations.ctypes.data_as(_native.c_double_p), count, filter_of(filter), results,
             ctypes.byref(failed)), context="cast_rays")
         return self._ray_records(results, count)
+
+    # ---- shape casts and explosions (issue 16) ---------------------------------------------
+
+    @staticmethod
+    def _query_shape(shape):
+        """(kind, points, radius) for carompy_cast_shape from a scene-style shape dict."""
+        if not isinstance(shape, dict) or "type" not in shape:
+            raise TypeError(f"cast_shape: the shape must be a dict with a 'type', got {shape!r}")
+        kind = shape["type"]
+        known = {"circle": {"radius", "center"}, "box": {"half_extents", "center", "angle",
+                                                         "radius"},
+                 "polygon": {"vertices", "radius"}, "capsule": {"center1", "center2", "radius"}}
+        if kind not in known:
+            raise TypeError(f"cast_shape: shape type {kind!r}: use one of {sorted(known)}")
+        unknown = set(shape) - known[kind] - {"type"}
+        if unknown:
+            raise TypeError(f"cast_shape: unknown key(s) {sorted(unknown)} for a {kind}; valid: "
+                            f"{sorted(known[kind])}")
+        radius = float(shape.get("radius", 0.0))
+        if kind == "circle":
+            return 0, [vec2(shape.get("center", (0, 0)), "circle center")], radius
+        if kind == "capsule":
+            return 2, [vec2(shape["center1"], "capsule center1"),
+                       vec2(shape["center2"], "capsule center2")], radius
+        if kind == "polygon":
+            return 1, [vec2(v, "polygon vertex") for v in shape["vertices"]], radius
+        hx, hy = (float(v) for v in shape["half_extents"])
+        center = vec2(shape.get("center", (0, 0)), "box center")
+        c, s = math.cos(float(shape.get("angle", 0.0))), math.sin(float(shape.get("angle", 0.0)))
+        corners = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+        return 1, [_native.Vec2(center.x + c * x - s * y, center.y + s * x + c * y)
+                   for x, y in corners], radius
+
+    def cast_shape(self, shape, translation, *, position=(0.0, 0.0), angle=0.0, all=False,
+                   filter=None):
+        """Sweep a shape from position (m), turned by angle (rad), along translation (m),
+        world frame, without turning (carom_world_cast_shape). shape is a dict in the scene
+        file's form: {"type": "circle", "radius": r, "center": [x, y]}, {"type": "box",
+        "half_extents": [hx, hy], "center", "angle", "radius"}, {"type": "polygon",
+        "vertices": [...], "radius"} or {"type": "capsule", "center1", "center2", "radius"}
+        (center, angle and radius optional; radius rounds a box or polygon). Returns
+        RAY_HIT_DTYPE records as cast_ray does: the closest hit, or with all=True every hit in
+        order of fraction then shape; point is where the shapes touch and normal the hit
+        shape's, facing the cast shape. A shape overlapping at the start is hit at fraction 0.
+        Sensors are passed through; filter as for cast_ray."""
+        kind, points, radius = self._query_shape(shape)
+        flat = np.array([[p.x, p.y] for p in points], dtype=np.float64).reshape(-1)
+        position_v, translation_v = vec2(position, "position"), vec2(translation, "translation")
+        capacity = 16 if all else 1
+        while True:
+            results = ctypes.create_string_buffer(capacity * _native.sizeof("carom_ray_result"))
+            count = ctypes.c_int()
+            check(lib.carompy_cast_shape(
+                self._id, kind, flat.ctypes.data_as(_native.c_double_p), len(points), radius,
+                position_v.x, position_v.y, float(angle), translation_v, filter_of(filter),
+                int(bool(all)), results, capacity, ctypes.byref(count)), context="cast_shape")
+            if count.value <= capacity:
+                break
+            capacity = count.value
+        if not all and count.value == 0:
+            records = np.zeros(1, dtype=RAY_HIT_DTYPE)
+            records["body"] = -1
+            records["fraction"] = 1.0
+            return records
+        return self._ray_records(results, count.value)
+
+    def explode(self, position, *, radius=1.0, falloff=0.0, impulse_per_length=1.0,
+                mask=0xFFFFFFFFFFFFFFFF):
+        """An impulse on every dynamic shape within radius + falloff of position (m)
+        (carom_world_explode): along the line from position to the shape's closest point,
+        impulse_per_length (N·s/m) times the shape's width across that line, at full strength
+        within radius and falling linearly to nothing over falloff; only shapes whose category
+        meets mask. Static and kinematic bodies and sensors are untouched; pushed sleepers
+        wake."""
+        position_v = vec2(position, "explosion position")
+        check(lib.carompy_explode(self._id, position_v.x, position_v.y, float(radius),
+                                  float(falloff), float(impulse_per_length), int(mask)),
+              context="explode")
 
     # ---- joints and vehicles ---------------------------------------------------------------
 

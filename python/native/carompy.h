@@ -10,6 +10,7 @@
  * - scene_bridge.c: scene files (docs/cli.md) loaded and built through tools/scene.c, the
  *   loader of the `carom` command line, so a world loaded from Python is the CLI's world bit for
  *   bit (same bodies in the same order: the same carom_world_hash).
+ * - queries.c: shape casts, explosions and shape geometry from plain numbers (issue 16).
  * - layout.c: the defs' and records' fields by name (offsets from the compiler, defaults from
  *   the engine), and the sizes of the few structs Python mirrors, checked at import.
  *
@@ -21,6 +22,7 @@
 #include <carom/carom.h>
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CAROMPY_API __attribute__((visibility("default")))
@@ -115,7 +117,42 @@ CAROMPY_API carom_body_id carompy_scene_body_id(const carompy_scene* scene, int 
 CAROMPY_API int carompy_scene_joint_count(const carompy_scene* scene);
 CAROMPY_API const char* carompy_scene_joint_name(const carompy_scene* scene, int index);
 CAROMPY_API carom_joint_id carompy_scene_joint_id(const carompy_scene* scene, int index);
+/* The scene's vehicles (docs/cli.md, vehicle): vehicle i's body index and, after
+ * carompy_scene_build, its id. */
+CAROMPY_API int carompy_scene_vehicle_count(const carompy_scene* scene);
+CAROMPY_API int carompy_scene_vehicle_body(const carompy_scene* scene, int index);
+CAROMPY_API carom_vehicle_id carompy_scene_vehicle_id(const carompy_scene* scene, int index);
+/* The control scripts, as `carom run` follows them (scene_apply_controls and
+ * scene_next_control_step in tools/scene.h): set the inputs whose entries are at steps_done,
+ * and the next step at or after steps_done with an entry (-1: none). Only after
+ * carompy_scene_build. */
+CAROMPY_API carom_status carompy_scene_apply_controls(const carompy_scene* scene,
+                                                      int64_t steps_done);
+CAROMPY_API int64_t carompy_scene_next_control_step(const carompy_scene* scene,
+                                                    int64_t steps_done);
 CAROMPY_API void carompy_scene_free(carompy_scene* scene);
+
+/* ---- queries.c (issue 16) ---- */
+
+/* Cast a query shape (kind 0 circle: one point, its centre; 1 polygon: point_count vertices; 2
+ * capsule: two centres; all rounded by radius, body frame, points as (x, y) pairs) placed at
+ * (x, y) turned by angle, along translation: the first hit (all = 0) or every hit in order
+ * (all = 1), at most capacity into results, and how many there were into *count. */
+CAROMPY_API carom_status carompy_cast_shape(carom_world_id world, int kind, const double* points,
+                                            int point_count, double radius, double x, double y,
+                                            double angle, carom_vec2 translation,
+                                            carom_filter filter, int all,
+                                            carom_ray_result* results, int capacity, int* count);
+/* carom_world_explode with a def from carom_default_explosion_def and these fields. */
+CAROMPY_API carom_status carompy_explode(carom_world_id world, double x, double y, double radius,
+                                         double falloff, double impulse_per_length,
+                                         uint64_t mask);
+/* The shape's geometry (body frame): its points as (x, y) pairs into points (room for
+ * CAROM_MAX_POLYGON_VERTICES): a circle's centre, a polygon's vertices, a capsule's centres, a
+ * segment's two points, a chain link's ghost1, point1, point2, ghost2; *radius (circle, rounded
+ * polygon, capsule); *flags for a chain link: 1 has_ghost1, 2 has_ghost2, 4 one_sided. */
+CAROMPY_API carom_status carompy_shape_geometry(carom_shape_id shape, double* points,
+                                                int* point_count, double* radius, int* flags);
 
 /* ---- layout.c ---- */
 

@@ -90,6 +90,24 @@ carom_joint_id carompy_scene_joint_id(const carompy_scene* scene, int index) {
     return scene->built ? scene->def.joint_ids[index] : carom_null_joint_id;
 }
 
+int carompy_scene_vehicle_count(const carompy_scene* scene) { return scene->def.vehicle_count; }
+
+int carompy_scene_vehicle_body(const carompy_scene* scene, int index) {
+    return scene->def.vehicles[index].body;
+}
+
+carom_vehicle_id carompy_scene_vehicle_id(const carompy_scene* scene, int index) {
+    return scene->built ? scene->def.vehicle_ids[index] : carom_null_vehicle_id;
+}
+
+carom_status carompy_scene_apply_controls(const carompy_scene* scene, int64_t steps_done) {
+    return scene->built ? scene_apply_controls(&scene->def, steps_done) : CAROM_ERROR_INVALID_DEF;
+}
+
+int64_t carompy_scene_next_control_step(const carompy_scene* scene, int64_t steps_done) {
+    return scene->built ? scene_next_control_step(&scene->def, steps_done) : -1;
+}
+
 void carompy_scene_free(carompy_scene* scene) {
     if (scene == NULL) {
         return;

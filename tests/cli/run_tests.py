@@ -66,7 +66,8 @@ def example_scenes():
 
 
 def state_scenes():
-    return example_scenes() + [os.path.join(HERE, "good", "everything.json")]
+    return example_scenes() + [os.path.join(HERE, "good", "everything.json"),
+                               os.path.join(HERE, "good", "vehicles_every_key.json")]
 
 
 def load_json(path):
@@ -322,6 +323,8 @@ def compare_shapes(where, scene_shapes, state_shapes):
     check(len(scene_shapes) == len(state_shapes), f"{where}: shape count")
     for j, (given, written) in enumerate(zip(scene_shapes, state_shapes)):
         full = {**SHAPE_DEFAULTS, **GEOMETRY_DEFAULTS[given["type"]], **given}
+        if full.get("hit_events"):  # a shape with hit events is written with its threshold
+            full = {"hit_speed_threshold": 1, **full}
         check(full == written, f"{where}.shapes[{j}]: scene {full} but state {written}")
 
 
@@ -370,6 +373,7 @@ def compare_state(path, scene, state, motion, elapsed):
     for i, (given, written) in enumerate(zip(scene["bodies"], state["bodies"])):
         compare_body(f"{path}: bodies[{i}]", i, given, written, motion, elapsed)
     compare_joints(path, scene.get("joints", []), state.get("joints", []))
+    compare_vehicles(path, scene, state)
 
 
 def compare_joints(path, scene_joints, state_joints):
@@ -1429,11 +1433,104 @@ def group_body_keys():
             check(status == 2 and f"bodies[1].{message}" in err, f"{bad}: {status} {err}")
 
 
+# ---- scene keys: vehicles, surface grip, one-sided chains, hit events (issue 16) -------------
+
+RACING_MODEL = os.path.join(SCENES, "racing_model.json")
+
+# A car driven into a wall at about 15 m/s; hit_events on the car's shape or not.
+def crash_scene(hit_events):
+    car = {"type": "box", "half_extents": [2.2, 0.9], "density": 150}
+    if hit_events:
+        car.update({"hit_events": True, "hit_speed_threshold": 3})
+    return {"version": 1, "world": {"gravity": [0, 0]},
+            "bodies": [{"name": "wall", "type": "static",
+                        "shapes": [{"type": "box", "half_extents": [0.5, 5], "center": [30, 0]}]},
+                       {"name": "car", "shapes": [car]}],
+            "vehicles": [{"body": "car", "controls": [{"step": 0, "throttle": 1}]}]}
+
+
+def compare_vehicles(path, scene, state):
+    """Each vehicle written back with every key: the file's values over the def's defaults."""
+    defaults = {"gravity": 9.81, "grip": 1, "peak_slip_angle": 0.12, "slide_grip_ratio": 0.7,
+                "max_drive_force": 5000, "max_power": 120000, "max_brake_force": 20000,
+                "handbrake_force": 8000, "handbrake_grip_factor": 0.5, "max_steer_angle": 0.6,
+                "steer_reduction_speed": 20, "rolling_resistance": 0.015,
+                "drag_coefficient": 0.45}
+    given_all, written_all = scene.get("vehicles", []), state.get("vehicles", [])
+    check(len(given_all) == len(written_all), f"{path}: vehicle count")
+    for i, (given, written) in enumerate(zip(given_all, written_all)):
+        where = f"{path}: vehicles[{i}]"
+        for key, default in defaults.items():
+            check(written.get(key) == given.get(key, default),
+                  f"{where}.{key}: {given.get(key, default)} written as {written.get(key)}")
+        check(written["body"] == given["body"], f"{where}.body")
+        check(len(written["wheels"]) == len(given.get("wheels", [None] * 4)), f"{where}.wheels")
+        check(set(written["input"]) == {"throttle", "brake", "steer", "handbrake"},
+              f"{where}.input keys: {written['input']}")
+
+
+def group_scene_keys():
+    with tempfile.TemporaryDirectory() as scratch:
+        def path(name):
+            return os.path.join(scratch, name)
+        # Written back in full, and read back to the same bytes
+        state = path("state.json")
+        run_ok(["run", RACING_MODEL, "--steps", "0", "--out", state])
+        scene, written = load_json(RACING_MODEL), load_json(state)
+        compare_vehicles("racing_model", scene, written)
+        check(written["vehicles"][0]["controls"] == [
+            {"step": 0, "throttle": 1, "brake": 0, "steer": 0, "handbrake": False},
+            {"step": 240, "throttle": 0, "brake": 1, "steer": 0, "handbrake": False}],
+            f"the script written back: {written['vehicles'][0]['controls']}")
+        # --steps 0 then a run of the state: the scene's run, bit for bit
+        whole = hash_of(["run", RACING_MODEL, "--steps", "600"])
+        check(hash_of(["run", state, "--steps", "600"]) == whole,
+              "racing_model: the --steps 0 state run 600 steps is not the scene's run")
+        # Split inside the script: the spent entries gone, the rest renumbered, the same end
+        for split in (200, 240, 241):
+            run_ok(["run", RACING_MODEL, "--steps", str(split), "--out", state])
+            written = load_json(state)
+            vehicle = written["vehicles"][1]
+            expected = ([{"step": 240 - split, "throttle": 0, "brake": 1, "steer": 0,
+                          "handbrake": False}] if split <= 240 else [])
+            check(vehicle["controls"] == expected, f"split {split}: {vehicle['controls']}")
+            spent = split > 240  # the brake entry taken over already
+            check(vehicle["input"]["throttle"] == (0 if spent else 1) and
+                  vehicle["input"]["brake"] == (1 if spent else 0),
+                  f"split {split}: the input in force {vehicle['input']}")
+            resumed = hash_of(["run", state, "--steps", str(600 - split)])
+            check(resumed == whole, f"racing_model: run {split}, state, run {600 - split}: "
+                  f"{resumed!r}, whole run {whole!r}")
+        print(f"racing_model: run 600: {whole.strip()}; state files at 0, 200, 240, 241 agree")
+        # Hit events appear when a scene enables them, and only then
+        for hit_events in (True, False):
+            crash = path("crash.json")
+            with open(crash, "w") as file:
+                json.dump(crash_scene(hit_events), file)
+            out, _ = run_ok(["run", crash, "--steps", "240", "--events", "-"])
+            events = check_event_lines("crash", out)
+            hits = [e for e in events if e["kind"] == "hit"]
+            begins = [e for e in events if e["kind"] == "begin"]
+            check(len(begins) >= 1, f"the car reaches the wall: {events}")
+            if hit_events:
+                check(len(hits) >= 1 and all(e["speed"] > 3 for e in hits) and
+                      hits[0]["bodies"] == [0, 1], f"hit_events: {hits}")
+            else:
+                check(hits == [], f"no hit_events, yet hits: {hits}")
+        # The racing model's events: each car crosses the finish-line sensor, the grass car
+        # reaches the grass
+        out, _ = run_ok(["run", RACING_MODEL, "--steps", "600", "--events", "-"])
+        events = check_event_lines("racing_model", out)
+        sensed = sorted((e["shapes"][0], e["bodies"][1]) for e in events
+                        if e["kind"] == "sensor_begin")
+        check(sensed == [(2, 2), (3, 1), (3, 2)], f"racing_model sensor events: {sensed}")
+
+
 GROUPS = {"bad": group_bad, "arguments": group_arguments, "good": group_good,
           "state": group_state, "trace": group_trace, "hash": group_hash, "time": group_time,
           "load": group_load, "progress": group_progress, "snapshot": group_snapshot,
           "outputs": group_outputs, "events": group_events,
-          "body_keys": group_body_keys}
+          "body_keys": group_body_keys, "scene_keys": group_scene_keys}
 
 if __name__ == "__main__":
     names = sys.argv[1:] or list(GROUPS)

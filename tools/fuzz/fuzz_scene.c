@@ -57,7 +57,7 @@ static char* write_state(const scene_def* scene, carom_world_id world,
     if (file == NULL) {
         abort();
     }
-    state_write(file, scene, world, body_ids, scene->dt);
+    state_write(file, scene, world, body_ids, scene->dt, 0);
     fclose(file);
     return text;
 }

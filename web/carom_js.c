@@ -32,13 +32,6 @@
 
 #define WEB_API EMSCRIPTEN_KEEPALIVE
 
-/* A capsule's geometry, which the public API has no getter for: kept when it is created, for
- * the draw data. */
-typedef struct capsule_record {
-    carom_shape_id shape;
-    carom_capsule capsule;
-} capsule_record;
-
 typedef struct web_world {
     carom_world_id world;
     bool has_scene;
@@ -49,8 +42,6 @@ typedef struct web_world {
     int body_count, body_capacity;
     carom_joint_id* joints; /* joints made through the builder (a scene's are in scene.joint_ids) */
     int joint_count, joint_capacity;
-    capsule_record* capsules;
-    int capsule_count, capsule_capacity;
     double dt;
     double step_count; /* exact up to 2^53 */
     carom_joint_id drag;
@@ -141,22 +132,6 @@ static int add_body_id(web_world* w, carom_body_id body) {
     return w->body_count++;
 }
 
-static void remember_capsule(web_world* w, carom_shape_id shape, const carom_capsule* capsule) {
-    if (grow((void**)&w->capsules, &w->capsule_capacity, w->capsule_count + 1,
-             sizeof(capsule_record))) {
-        w->capsules[w->capsule_count++] = (capsule_record){shape, *capsule};
-    }
-}
-
-static const carom_capsule* find_capsule(const web_world* w, carom_shape_id shape) {
-    for (int i = 0; i < w->capsule_count; ++i) {
-        if (carom_shape_id_equals(w->capsules[i].shape, shape)) {
-            return &w->capsules[i].capsule;
-        }
-    }
-    return NULL;
-}
-
 /* The output buffer, emptied; out_push appends. */
 static void out_reset(web_world* w) {
     w->out_used = 0;
@@ -217,39 +192,9 @@ WEB_API void carom_js_destroy(web_world* w) {
     free(w->scene_text);
     free(w->bodies);
     free(w->joints);
-    free(w->capsules);
     free(w->out);
     free(w->text);
     free(w);
-}
-
-/* After a scene world is built: its capsules, from the scene, in body and shape order (a new
- * world's shape ids ascend in creation order, which carom_body_get_shapes returns). */
-static void remember_scene_capsules(web_world* w) {
-    for (int b = 0; b < w->scene.body_count; ++b) {
-        const scene_body* body = &w->scene.bodies[b];
-        int count = carom_body_get_shape_count(w->bodies[b]);
-        carom_shape_id* shapes = calloc((size_t)count + 1, sizeof(carom_shape_id));
-        if (shapes == NULL) {
-            return;
-        }
-        count = carom_body_get_shapes(w->bodies[b], shapes, count);
-        int next = 0;
-        for (int s = 0; s < body->shape_count; ++s) {
-            if (body->shapes[s].type != SCENE_SHAPE_CAPSULE) {
-                continue;
-            }
-            while (next < count && carom_shape_get_type(shapes[next]) != CAROM_SHAPE_CAPSULE) {
-                ++next;
-            }
-            if (next < count) {
-                carom_capsule capsule = {body->shapes[s].center1, body->shapes[s].center2,
-                                         body->shapes[s].radius};
-                remember_capsule(w, shapes[next++], &capsule);
-            }
-        }
-        free(shapes);
-    }
 }
 
 /* The scene's world, built as `carom run` builds it; for a snapshot, engine bytes restored
@@ -276,7 +221,6 @@ static web_world* build_scene_world(web_world* w, const char* name, const unsign
         carom_js_destroy(w);
         return NULL;
     }
-    remember_scene_capsules(w);
     return w;
 }
 
@@ -367,9 +311,15 @@ WEB_API const double* carom_js_default_world_settings(void) {
     return settings;
 }
 
-/* n steps of dt; 0, or -1 after a step the engine refused (the steps before it stand). */
+/* n steps of dt; 0, or -1 after a step the engine refused (the steps before it stand). A scene's
+ * vehicle control scripts are applied before each step, as `carom run` applies them. */
 WEB_API int carom_js_step(web_world* w, int n) {
     for (int i = 0; i < n; ++i) {
+        if (w->has_scene && scene_apply_controls(&w->scene, (int64_t)w->step_count) != CAROM_OK) {
+            message_set("step %.0f: the vehicle controls failed: %s", w->step_count + 1,
+                        carom_last_error());
+            return -1;
+        }
         if (carom_world_step(w->world, w->dt) != CAROM_OK) {
             message_set("step %.0f failed: %s", w->step_count + 1, carom_last_error());
             return -1;
@@ -446,7 +396,7 @@ WEB_API const char* carom_js_state_json(web_world* w) {
         message_set("out of memory");
         return NULL;
     }
-    state_write(file, &w->scene, w->world, w->bodies, w->dt);
+    state_write(file, &w->scene, w->world, w->bodies, w->dt, (int64_t)w->step_count);
     fclose(file);
     return keep_text(w, text);
 }
@@ -505,10 +455,7 @@ static void push_shape(web_world* w, int body_index, carom_shape_id shape, carom
     carom_polygon polygon;
     carom_segment segment;
     carom_chain_segment chain;
-    const carom_capsule* capsule = type == CAROM_SHAPE_CAPSULE ? find_capsule(w, shape) : NULL;
-    if (type == CAROM_SHAPE_CAPSULE && capsule == NULL) {
-        return; /* made outside this package: no geometry to draw */
-    }
+    carom_capsule capsule;
     double radius = 0;
     int count = 0;
     carom_vec2 points[CAROM_MAX_POLYGON_VERTICES];
@@ -527,10 +474,10 @@ static void push_shape(web_world* w, int body_index, carom_shape_id shape, carom
                carom_shape_get_chain_segment(shape, &chain) == CAROM_OK) {
         points[count++] = chain.point1;
         points[count++] = chain.point2;
-    } else if (capsule != NULL) {
-        radius = capsule->radius;
-        points[count++] = capsule->center1;
-        points[count++] = capsule->center2;
+    } else if (type == CAROM_SHAPE_CAPSULE && carom_shape_get_capsule(shape, &capsule) == CAROM_OK) {
+        radius = capsule.radius;
+        points[count++] = capsule.center1;
+        points[count++] = capsule.center2;
     } else {
         return;
     }
@@ -1026,11 +973,7 @@ WEB_API int carom_js_add_capsule(web_world* w, int id, const double* material, c
     }
     carom_shape_def def = shape_def_of(material);
     carom_capsule capsule = {carom_v2(g[0], g[1]), carom_v2(g[2], g[3]), g[4]};
-    carom_shape_id shape = carom_create_capsule_shape(body, &def, &capsule);
-    if (CAROM_IS_NON_NULL(shape)) {
-        remember_capsule(w, shape, &capsule);
-    }
-    return shape_result(shape);
+    return shape_result(carom_create_capsule_shape(body, &def, &capsule));
 }
 
 /* geometry: point1 x, y, point2 x, y. */

@@ -232,6 +232,19 @@ test('draw data, queries, dragging and events', () => {
   assert.equal(world.bodyAt(1e6, 1e6), null);
   world.destroy();
 
+  // Capsules come as their two centres and radius, placed by the body's pose.
+  const capsules = carom.loadScene(readFileSync(join(root, 'scenes/capsules.json'), 'utf8'));
+  capsules.step(30);
+  const bodies = capsules.bodies();
+  const drawn = capsules.shapes().filter((shape) => shape.kind === 'capsule');
+  assert.ok(drawn.length > 0);
+  for (const shape of drawn) {
+    const b = bodies[shape.body];
+    assert.equal(shape.points.length, 4);
+    assert.ok(shape.radius > 0 && shape.x === b.x && shape.y === b.y && shape.angle === b.angle);
+  }
+  capsules.destroy();
+
   // A ball dropped on a box: the ray finds the box, the landing makes begin and hit events, and
   // a drag lifts the ball.
   const w = new carom.World();

@@ -262,6 +262,8 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->touching_contacts);
     arrfree(world->awake_bodies);
     arrfree(world->awake_contacts);
+    arrfree(world->contact_changed);
+    arrfree(world->awake_contacts_scratch);
     arrfree(world->select_flags);
     arrfree(world->select_blocks);
     arrfree(world->body_contacts);
@@ -314,15 +316,79 @@ static bool contact_is_visited(int i, const void* context) {
                                 visited_awake(&world->bodies[contact->edges[1].body]));
 }
 
-/* Both lists are selected on the workers, in id order (carom_parallel_select). */
+void carom_mark_contact_changed(carom_world* world, int contact_id) {
+    int length = (int)arrlen(world->contact_changed);
+    if (contact_id >= length) {
+        int wanted = (contact_id + 8) & ~7;
+        arrsetlen(world->contact_changed, wanted);
+        memset(world->contact_changed + length, 0, (size_t)(wanted - length));
+    }
+    if (!world->contact_changed[contact_id]) {
+        world->contact_changed[contact_id] = 1;
+        world->changed_contact_count += 1;
+    }
+}
+
+/* The awake contact list after contacts were only made and destroyed, the bodies' states as
+ * they were: a contact not marked changed keeps its place or its absence, since what decided it
+ * (its bodies' states) is unchanged, and each changed one is in the list if it is live and
+ * visited now. One pass in id order over the old list and the marks (eight at a time: most are
+ * clear) keeps the list ascending, and clears the marks. */
+static void merge_changed_contacts(carom_world* world) {
+    unsigned char* changed = world->contact_changed;
+    int length = (int)arrlen(changed);
+    const int* old_list = world->awake_contacts;
+    int old_count = (int)arrlen(old_list);
+    arrsetlen(world->awake_contacts_scratch, 0);
+    int* merged = world->awake_contacts_scratch;
+    int o = 0;
+    for (int base = 0; base < length; base += 8) {
+        uint64_t eight;
+        memcpy(&eight, changed + base, sizeof(eight));
+        if (eight == 0) {
+            continue;
+        }
+        for (int id = base; id < base + 8; ++id) {
+            if (!changed[id]) {
+                continue;
+            }
+            changed[id] = 0;
+            while (o < old_count && old_list[o] < id) {
+                arrput(merged, old_list[o++]);
+            }
+            if (o < old_count && old_list[o] == id) {
+                ++o; /* decided again: */
+            }
+            if (contact_is_visited(id, world)) {
+                arrput(merged, id);
+            }
+        }
+    }
+    while (o < old_count) {
+        arrput(merged, old_list[o++]);
+    }
+    world->awake_contacts_scratch = world->awake_contacts;
+    world->awake_contacts = merged;
+    world->changed_contact_count = 0;
+}
+
+/* Both lists are selected on the workers, in id order (carom_parallel_select), unless only
+ * contacts changed (merge_changed_contacts). */
 void carom_refresh_awake_lists(carom_world* world) {
     if (world->awake_lists_revision == world->awake_revision) {
+        if (world->changed_contact_count > 0) {
+            merge_changed_contacts(world);
+        }
         return;
     }
     carom_parallel_select(&world->tasks, (int)arrlen(world->bodies), body_is_visited, world,
                           &world->awake_bodies, &world->select_flags, &world->select_blocks);
     carom_parallel_select(&world->tasks, (int)arrlen(world->contacts), contact_is_visited, world,
                           &world->awake_contacts, &world->select_flags, &world->select_blocks);
+    if (world->changed_contact_count > 0) {
+        memset(world->contact_changed, 0, (size_t)arrlen(world->contact_changed));
+        world->changed_contact_count = 0;
+    }
     world->awake_lists_revision = world->awake_revision;
 }
 

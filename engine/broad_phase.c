@@ -12,6 +12,10 @@
  * ever crossed (50 balls flying apart for 100,000 steps held 633 MB before this), and a world
  * whose bodies keep moving over the same few cells stops allocating.
  *
+ * Each cell counts the static and kinematic shapes it lists, so that continuous collision's
+ * query for those alone (carom_broad_phase_query_fixed) passes over the cells of a moving pile
+ * without reading a proxy: in a stirred drum of 6,000 bodies that query read 30 proxies a body.
+ *
  * Each step, only proxies that moved out of their fat box (or are new) are re-placed and
  * queried. A query collects candidate pair keys; the keys are sorted and de-duplicated, and the
  * pairs not yet known become contacts in ascending key order. Sorting is what makes the result
@@ -141,7 +145,7 @@ static carom_grid_cell* find_or_add_cell(carom_broad_phase* bp, int x, int y) {
         if (arrlen(bp->free_cells) > 0) {
             index = arrpop(bp->free_cells); /* empty, its list's memory kept */
         } else {
-            carom_grid_cell blank = {NULL};
+            carom_grid_cell blank = {NULL, 0};
             arrput(bp->cells, blank);
             index = (int)arrlen(bp->cells) - 1;
         }
@@ -157,6 +161,7 @@ static void remove_from_cell(carom_broad_phase* bp, int x, int y, int shape) {
     int index = carom_hash_map_get(&bp->cell_map, key);
     CAROM_ASSERT(index >= 0);
     carom_grid_cell* cell = &bp->cells[index];
+    cell->fixed_count -= bp->proxies[shape].placed_fixed ? 1 : 0;
     for (int i = 0; i < (int)arrlen(cell->proxies); ++i) {
         if (cell->proxies[i] == shape) {
             cell->proxies[i] = arrlast(cell->proxies);
@@ -198,13 +203,21 @@ static void place(carom_broad_phase* bp, int shape) {
         proxy->large_slot = (int)arrlen(bp->large_proxies);
         arrput(bp->large_proxies, shape);
     } else {
+        proxy->placed_fixed = proxy->body_type != CAROM_BODY_DYNAMIC;
         for (int y = proxy->y0; y <= proxy->y1; ++y) {
             for (int x = proxy->x0; x <= proxy->x1; ++x) {
-                arrput(find_or_add_cell(bp, x, y)->proxies, shape);
+                carom_grid_cell* cell = find_or_add_cell(bp, x, y);
+                arrput(cell->proxies, shape);
+                cell->fixed_count += proxy->placed_fixed ? 1 : 0;
             }
         }
     }
     proxy->placed = true;
+}
+
+/* Whether the proxy's cells count it as what its body is now (a body's type can change). */
+static bool counted_as_its_type(const carom_proxy* proxy) {
+    return proxy->placed_fixed == (proxy->body_type != CAROM_BODY_DYNAMIC);
 }
 
 /* Put the proxy in the cells its fat box covers now. A proxy still covering the same cells it
@@ -216,7 +229,7 @@ static void replace(carom_broad_phase* bp, int shape) {
     int x1 = grid_coordinate(bp, proxy->fat_aabb.upper.x);
     int y1 = grid_coordinate(bp, proxy->fat_aabb.upper.y);
     if (proxy->placed && proxy->large_slot < 0 && x0 == proxy->x0 && y0 == proxy->y0 &&
-        x1 == proxy->x1 && y1 == proxy->y1) {
+        x1 == proxy->x1 && y1 == proxy->y1 && counted_as_its_type(proxy)) {
         return;
     }
     unplace(bp, shape);
@@ -443,6 +456,9 @@ static void query_box(carom_broad_phase* bp, carom_aabb box, bool fixed_only, in
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
             carom_grid_cell* cell = find_cell(bp, x, y);
+            if (cell != NULL && fixed_only && cell->fixed_count == 0) {
+                continue; /* only dynamic bodies' shapes here: most cells of a pile */
+            }
             for (int i = 0; cell != NULL && i < (int)arrlen(cell->proxies); ++i) {
                 if (query_wants(&bp->proxies[cell->proxies[i]], box, fixed_only)) {
                     arrput(*out, cell->proxies[i]);
@@ -570,9 +586,10 @@ void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, const car
     int x1 = grid_coordinate(bp, fat_aabb.upper.x);
     int y1 = grid_coordinate(bp, fat_aabb.upper.y);
     double cells = ((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0);
-    bool same_cells = x0 == proxy->x0 && y0 == proxy->y0 && x1 == proxy->x1 && y1 == proxy->y1;
+    bool listed_right = x0 == proxy->x0 && y0 == proxy->y0 && x1 == proxy->x1 &&
+                        y1 == proxy->y1 && counted_as_its_type(proxy);
     bool stays = proxy->placed && (proxy->large_slot >= 0 ? cells > CAROM_LARGE_PROXY_CELLS
-                                                          : same_cells);
+                                                          : listed_right);
     if (!stays) {
         unplace(bp, shape);
     }

@@ -34,10 +34,12 @@ typedef struct carom_proxy {
     int x0, y0, x1, y1; /* cell range covered, when placed */
     int large_slot;     /* index in the large list, or -1 */
     bool alive, placed, moved;
+    bool placed_fixed; /* counted in its cells' fixed_count: not dynamic when it was placed */
 } carom_proxy;
 
 typedef struct carom_grid_cell {
-    int* proxies; /* stb_ds array of proxy (shape) ids */
+    int* proxies;    /* stb_ds array of proxy (shape) ids */
+    int fixed_count; /* how many of them are static or kinematic bodies' (placed_fixed) */
 } carom_grid_cell;
 
 /* Candidate pairs found by one worker (broad_phase.c): stb_ds array of pair keys, and whether

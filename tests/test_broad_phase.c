@@ -977,3 +977,56 @@ Test(broad_phase, memory_does_not_grow_with_distance_travelled) {
     cr_assert_leq(most, 2 * at_1000, "engine memory grew from %zu bytes at step 1,000 to %zu",
                   at_1000, most);
 }
+
+/* The shapes of static and kinematic bodies whose fat boxes overlap `box`, ascending, by brute
+ * force over the proxies: what carom_broad_phase_query_fixed must answer. */
+static int brute_force_fixed(const carom_broad_phase* bp, carom_aabb box, int* out, int room) {
+    int count = 0;
+    for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+        const carom_proxy* proxy = &bp->proxies[i];
+        if (proxy->placed && proxy->body_type != CAROM_BODY_DYNAMIC &&
+            carom_aabb_overlaps(proxy->fat_aabb, box) && count < room) {
+            out[count++] = i;
+        }
+    }
+    return count;
+}
+
+/* Cells count their static and kinematic shapes so that a query for those skips cells of
+ * dynamic ones only; a body whose type changes while its shapes stay in the same cells must
+ * be counted again, or a sweep would miss it (or find it after it turned dynamic). */
+Test(broad_phase, queries_for_fixed_shapes_follow_body_type_changes) {
+    carom_world_id id = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_id boxes[16];
+    for (int i = 0; i < 16; ++i) {
+        boxes[i] = test_make_box(id, carom_v2(1.5 * (i % 4), 1.5 * (i / 4)), 1.0, 1.0, 0.0,
+                                 0.6, 0.0);
+    }
+    test_step(id, 1.0 / 60.0, 1);
+    carom_world* w = carom_get_world_checked(id);
+    carom_body_type order[4] = {CAROM_BODY_STATIC, CAROM_BODY_KINEMATIC, CAROM_BODY_DYNAMIC,
+                                CAROM_BODY_STATIC};
+    int* got = NULL;
+    int expected[64];
+    for (int round = 0; round < 4; ++round) {
+        for (int i = round % 2; i < 16; i += 2) {
+            cr_assert_eq(carom_body_set_type(boxes[i], order[(round + i) % 4]), CAROM_OK);
+        }
+        for (int qx = -1; qx < 6; ++qx) {
+            for (int qy = -1; qy < 6; ++qy) {
+                carom_aabb box = {{qx - 0.3, qy - 0.3}, {qx + 0.4, qy + 0.4}};
+                carom_broad_phase_query_fixed(&w->broad_phase, box, &got);
+                int count = brute_force_fixed(&w->broad_phase, box, expected, 64);
+                cr_assert_eq((int)arrlen(got), count, "round %d, query at (%d, %d)", round, qx,
+                             qy);
+                for (int k = 0; k < count; ++k) {
+                    cr_assert_eq(got[k], expected[k], "round %d, query at (%d, %d)", round, qx,
+                                 qy);
+                }
+            }
+        }
+        test_step(id, 1.0 / 60.0, 1);
+    }
+    arrfree(got);
+    carom_destroy_world(id);
+}

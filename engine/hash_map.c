@@ -5,17 +5,15 @@
 #include "hash_map.h"
 
 void carom_hash_map_destroy(carom_hash_map* map) {
-    carom_free(map->keys);
-    carom_free(map->values);
-    map->keys = NULL;
-    map->values = NULL;
+    carom_free(map->slots);
+    map->slots = NULL;
     map->capacity = 0;
     map->count = 0;
 }
 
 void carom_hash_map_clear(carom_hash_map* map) {
     for (int i = 0; i < map->capacity; ++i) {
-        map->values[i] = -1;
+        map->slots[i].value = -1;
     }
     map->count = 0;
 }
@@ -23,7 +21,7 @@ void carom_hash_map_clear(carom_hash_map* map) {
 static int find_slot(const carom_hash_map* map, uint64_t key) {
     uint64_t mask = (uint64_t)map->capacity - 1;
     uint64_t slot = carom_mix64(key) & mask;
-    while (map->values[slot] >= 0 && map->keys[slot] != key) {
+    while (map->slots[slot].value >= 0 && map->slots[slot].key != key) {
         slot = (slot + 1) & mask;
     }
     return (int)slot;
@@ -33,21 +31,21 @@ int carom_hash_map_get(const carom_hash_map* map, uint64_t key) {
     if (map->capacity == 0) {
         return -1;
     }
-    return map->values[find_slot(map, key)];
+    return map->slots[find_slot(map, key)].value;
 }
 
 static void grow(carom_hash_map* map) {
     carom_hash_map bigger;
     bigger.capacity = map->capacity == 0 ? 64 : 2 * map->capacity;
     bigger.count = 0;
-    bigger.keys = carom_alloc(sizeof(uint64_t) * (size_t)bigger.capacity);
-    bigger.values = carom_alloc(sizeof(int) * (size_t)bigger.capacity);
+    bigger.slots = carom_alloc(sizeof(carom_hash_slot) * (size_t)bigger.capacity);
     for (int i = 0; i < bigger.capacity; ++i) {
-        bigger.values[i] = -1;
+        bigger.slots[i].key = 0;
+        bigger.slots[i].value = -1;
     }
     for (int i = 0; i < map->capacity; ++i) {
-        if (map->values[i] >= 0) {
-            carom_hash_map_set(&bigger, map->keys[i], map->values[i]);
+        if (map->slots[i].value >= 0) {
+            carom_hash_map_set(&bigger, map->slots[i].key, map->slots[i].value);
         }
     }
     carom_hash_map_destroy(map);
@@ -64,22 +62,24 @@ static int slot_for_insert(carom_hash_map* map, uint64_t key) {
 
 void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value) {
     CAROM_ASSERT(value >= 0);
-    int slot = slot_for_insert(map, key);
-    if (map->values[slot] < 0) {
-        map->keys[slot] = key;
+    int index = slot_for_insert(map, key); /* first: it may move the slots */
+    carom_hash_slot* slot = &map->slots[index];
+    if (slot->value < 0) {
+        slot->key = key;
         map->count += 1;
     }
-    map->values[slot] = value;
+    slot->value = value;
 }
 
 bool carom_hash_map_insert_new(carom_hash_map* map, uint64_t key, int value) {
     CAROM_ASSERT(value >= 0);
-    int slot = slot_for_insert(map, key);
-    if (map->values[slot] >= 0) {
+    int index = slot_for_insert(map, key); /* first: it may move the slots */
+    carom_hash_slot* slot = &map->slots[index];
+    if (slot->value >= 0) {
         return false;
     }
-    map->keys[slot] = key;
-    map->values[slot] = value;
+    slot->key = key;
+    slot->value = value;
     map->count += 1;
     return true;
 }
@@ -89,19 +89,19 @@ void carom_hash_map_remove(carom_hash_map* map, uint64_t key) {
         return;
     }
     uint64_t mask = (uint64_t)map->capacity - 1;
+    carom_hash_slot* slots = map->slots;
     uint64_t hole = (uint64_t)find_slot(map, key);
-    if (map->values[hole] < 0) {
+    if (slots[hole].value < 0) {
         return;
     }
-    map->values[hole] = -1;
+    slots[hole].value = -1;
     map->count -= 1;
     /* Move back any later entry of the run whose home slot is not between the hole and it. */
-    for (uint64_t next = (hole + 1) & mask; map->values[next] >= 0; next = (next + 1) & mask) {
-        uint64_t home = carom_mix64(map->keys[next]) & mask;
+    for (uint64_t next = (hole + 1) & mask; slots[next].value >= 0; next = (next + 1) & mask) {
+        uint64_t home = carom_mix64(slots[next].key) & mask;
         if (((next - home) & mask) >= ((next - hole) & mask)) {
-            map->keys[hole] = map->keys[next];
-            map->values[hole] = map->values[next];
-            map->values[next] = -1;
+            slots[hole] = slots[next];
+            slots[next].value = -1;
             hole = next;
         }
     }

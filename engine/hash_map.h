@@ -10,9 +10,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* A key and its value side by side, so that a lookup reads one cache line, not one in a key
+ * array and another in a value array: the pair map of a large pile does not fit the cache,
+ * and its lookups are the broad phase's main cost. */
+typedef struct carom_hash_slot {
+    uint64_t key;
+    int value; /* -1 marks an empty slot */
+} carom_hash_slot;
+
 typedef struct carom_hash_map {
-    uint64_t* keys;
-    int* values;  /* -1 marks an empty slot */
+    carom_hash_slot* slots;
     int capacity; /* a power of two, or 0 before the first insertion */
     int count;
 } carom_hash_map;

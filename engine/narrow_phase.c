@@ -70,7 +70,7 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
         shape_b = swap;
     }
     int id = carom_id_pool_alloc(&world->contact_pool);
-    carom_mark_contact_changed(world, id);
+    carom_mark_contact_changed(world, id, CAROM_CONTACT_CREATED);
     if (id == (int)arrlen(world->contacts)) {
         carom_contact blank;
         memset(&blank, 0, sizeof(blank));
@@ -165,7 +165,7 @@ void carom_contact_set_touching(carom_world* world, carom_contact* contact, bool
 void carom_destroy_contact(carom_world* world, int contact_id) {
     carom_contact* contact = &world->contacts[contact_id];
     CAROM_ASSERT(contact->id == contact_id);
-    carom_mark_contact_changed(world, contact_id);
+    carom_mark_contact_changed(world, contact_id, CAROM_CONTACT_DESTROYED);
     if (contact->touching) {
         report_touch_change(world, contact, false);
     }

@@ -316,23 +316,21 @@ static bool contact_is_visited(int i, const void* context) {
                                 visited_awake(&world->bodies[contact->edges[1].body]));
 }
 
-void carom_mark_contact_changed(carom_world* world, int contact_id) {
+void carom_mark_contact_changed(carom_world* world, int contact_id, unsigned char change) {
     int length = (int)arrlen(world->contact_changed);
     if (contact_id >= length) {
         int wanted = (contact_id + 8) & ~7;
         arrsetlen(world->contact_changed, wanted);
         memset(world->contact_changed + length, 0, (size_t)(wanted - length));
     }
-    if (!world->contact_changed[contact_id]) {
-        world->contact_changed[contact_id] = 1;
-        world->changed_contact_count += 1;
-    }
+    world->changed_contact_count += world->contact_changed[contact_id] == 0;
+    world->contact_changed[contact_id] = change;
 }
 
 /* The awake contact list after contacts were only made and destroyed, the bodies' states as
  * they were: a contact not marked changed keeps its place or its absence, since what decided it
- * (its bodies' states) is unchanged, and each changed one is in the list if it is live and
- * visited now. One pass in id order over the old list and the marks (eight at a time: most are
+ * (its bodies' states) is unchanged, and each changed one is in the list if it was created last
+ * and is visited now. One pass in id order over the old list and the marks (eight at a time: most are
  * clear) keeps the list ascending, and clears the marks. */
 static void merge_changed_contacts(carom_world* world) {
     unsigned char* changed = world->contact_changed;
@@ -352,6 +350,7 @@ static void merge_changed_contacts(carom_world* world) {
             if (!changed[id]) {
                 continue;
             }
+            bool created = changed[id] == CAROM_CONTACT_CREATED;
             changed[id] = 0;
             while (o < old_count && old_list[o] < id) {
                 arrput(merged, old_list[o++]);
@@ -359,7 +358,8 @@ static void merge_changed_contacts(carom_world* world) {
             if (o < old_count && old_list[o] == id) {
                 ++o; /* decided again: */
             }
-            if (contact_is_visited(id, world)) {
+            /* a destroyed one is out without reading it (a cache miss: it is long untouched) */
+            if (created && contact_is_visited(id, world)) {
                 arrput(merged, id);
             }
         }

@@ -49,8 +49,9 @@ struct carom_world {
      * up to date by a merge of those ids into it, which gives the same list as a rebuild. */
     int* awake_bodies;
     int* awake_contacts;
-    /* stb_ds array, per contact id (a multiple of 8 long, zeros past the last mark): 1 if the
-     * contact was created or destroyed since the lists were made */
+    /* stb_ds array, per contact id (a multiple of 8 long, zeros past the last mark): 0 if the
+     * contact was neither created nor destroyed since the lists were made, else which of the
+     * two came last (CAROM_CONTACT_CREATED, CAROM_CONTACT_DESTROYED) */
     unsigned char* contact_changed;
     int changed_contact_count;   /* marks set in contact_changed */
     int* awake_contacts_scratch; /* scratch: the merge's output, swapped with awake_contacts */
@@ -128,8 +129,10 @@ struct carom_world {
 
 /* Bring world->awake_bodies and world->awake_contacts up to date (see there). */
 void carom_refresh_awake_lists(carom_world* world);
-/* Note that the contact with this id was created or destroyed, for the awake contact list. */
-void carom_mark_contact_changed(carom_world* world, int contact_id);
+/* Note that the contact with this id was created or destroyed (change: one of these), for the
+ * awake contact list. */
+enum { CAROM_CONTACT_CREATED = 1, CAROM_CONTACT_DESTROYED = 2 };
+void carom_mark_contact_changed(carom_world* world, int contact_id, unsigned char change);
 
 /* The checks carom_create_world makes of a def (status and message recorded on failure). */
 carom_status carom_check_world_def(const carom_world_def* def);

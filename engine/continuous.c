@@ -273,31 +273,36 @@ static double stop_time(const carom_body* body, double t, double target) {
  * one against a wall moves it a little each step, and its core must not go through either. */
 #define PRESSED_FRACTION 0.2
 
+int carom_continuous_pressed_body(const carom_world* world, const carom_contact* contact) {
+    const carom_body* body_a = &world->bodies[contact->edges[0].body];
+    const carom_body* body_b = &world->bodies[contact->edges[1].body];
+    if ((body_a->type == CAROM_BODY_DYNAMIC) == (body_b->type == CAROM_BODY_DYNAMIC)) {
+        return -1;
+    }
+    bool a_moves = body_a->type == CAROM_BODY_DYNAMIC;
+    const carom_shape* shape = &world->shapes[a_moves ? contact->shape_a : contact->shape_b];
+    double deepest = contact->points[0].separation;
+    if (contact->point_count > 1 && contact->points[1].separation < deepest) {
+        deepest = contact->points[1].separation;
+    }
+    if (deepest < -PRESSED_FRACTION * carom_shape_compute_thickness(shape)) {
+        return a_moves ? body_a->id : body_b->id;
+    }
+    return -1;
+}
+
 /* The body a touching contact presses into a static or kinematic shape, or -1: each contact
  * on its own, on the workers (several may press one body, so the marks are set after). */
 static void find_pressed_bodies(int begin, int end, int worker, void* context) {
     (void)worker;
     carom_world* world = context;
     for (int i = begin; i < end; ++i) {
-        world->continuous.pressed_body[i] = -1;
         const carom_contact* contact = &world->contacts[world->touching_contacts[i]];
-        const carom_body* body_a = &world->bodies[contact->edges[0].body];
-        const carom_body* body_b = &world->bodies[contact->edges[1].body];
-        if ((body_a->type == CAROM_BODY_DYNAMIC) == (body_b->type == CAROM_BODY_DYNAMIC)) {
-            continue;
-        }
-        bool a_moves = body_a->type == CAROM_BODY_DYNAMIC;
-        const carom_shape* shape = &world->shapes[a_moves ? contact->shape_a : contact->shape_b];
-        double deepest = contact->points[0].separation;
-        if (contact->point_count > 1 && contact->points[1].separation < deepest) {
-            deepest = contact->points[1].separation;
-        }
-        if (deepest < -PRESSED_FRACTION * carom_shape_compute_thickness(shape)) {
-            world->continuous.pressed_body[i] = a_moves ? body_a->id : body_b->id;
-        }
+        world->continuous.pressed_body[i] = carom_continuous_pressed_body(world, contact);
     }
 }
 
+/* The marks, when the narrow phase has not made them (see pressed_marked). */
 static void mark_pressed_bodies(carom_world* world) {
     int count = (int)arrlen(world->touching_contacts);
     arrsetlen(world->continuous.pressed_body, count);
@@ -403,7 +408,10 @@ void carom_continuous_step(carom_world* world) {
     const double target = 0.25 * world->def.speculative_distance + 1e-4;
     carom_solver* solver = &world->solver;
     carom_continuous_scratch* scratch = &world->continuous;
-    mark_pressed_bodies(world);
+    if (!scratch->pressed_marked) {
+        mark_pressed_bodies(world);
+    }
+    scratch->pressed_marked = false;
     while ((int)arrlen(scratch->candidates) < world->tasks.worker_count) {
         arrput(scratch->candidates, NULL);
     }

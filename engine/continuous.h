@@ -4,6 +4,8 @@
 
 #include "carom/math.h"
 
+#include <stdbool.h>
+
 typedef struct carom_world carom_world;
 
 /* Where a body's own motion may take it this step against static and kinematic shapes: the
@@ -23,7 +25,17 @@ typedef struct carom_continuous_scratch {
     unsigned char* swept;         /* per state: fast or pressed when the stage began */
     unsigned char* was_pressed;   /* per state: its pressed mark, cleared since */
     int* pressed_body;            /* per touching contact: the body it presses, or -1 */
+    /* The narrow phase has marked the bodies pressed by this step's touching contacts already
+     * (it does when no wake changed the list of them), so the stage need not look again. */
+    bool pressed_marked;
 } carom_continuous_scratch;
+
+typedef struct carom_contact carom_contact;
+
+/* The dynamic body that the contact presses into a static or kinematic shape by more than a
+ * fraction of its shape's thickness (so continuous collision checks it however slowly it
+ * moves), or -1. Reads the contact's separations, which only the narrow phase sets. */
+int carom_continuous_pressed_body(const carom_world* world, const carom_contact* contact);
 
 /* After the solver moved the bodies: move every fast body back to its first impact. */
 void carom_continuous_step(carom_world* world);

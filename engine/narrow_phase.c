@@ -440,10 +440,12 @@ static unsigned char settled_outcome(const carom_world* world, carom_contact* co
     return OUTCOME_SOLVE;
 }
 
-/* A contact's own work: it writes only this contact, so contacts run at the same time.
- * Touching, events, the pre-solve callback and wakes are the merge's (in contact order). */
+/* A contact's own work: it writes only this contact (and *pressing: the body it presses, for
+ * continuous collision, or -1), so contacts run at the same time. Touching, events, the
+ * pre-solve callback and wakes are the merge's (in contact order). */
 static unsigned char collide_contact(const carom_world* world, carom_contact* contact,
-                                     double dt) {
+                                     double dt, int* pressing) {
+    *pressing = -1;
     const carom_proxy* proxies = world->broad_phase.proxies;
     const carom_body* body_a = &world->bodies[contact->edges[0].body];
     const carom_body* body_b = &world->bodies[contact->edges[1].body];
@@ -455,6 +457,9 @@ static unsigned char collide_contact(const carom_world* world, carom_contact* co
         return OUTCOME_DESTROY;
     }
     update_contact(world, contact, dt);
+    if (world->def.enable_continuous && contact->point_count > 0 && !contact->is_sensor) {
+        *pressing = carom_continuous_pressed_body(world, contact);
+    }
     return world->pre_solve == NULL ? settled_outcome(world, contact) : OUTCOME_UPDATED;
 }
 
@@ -484,6 +489,7 @@ typedef struct collide_task {
     carom_world* world;
     const int* awake;
     unsigned char* outcomes;
+    int* pressing;
     double dt;
 } collide_task;
 
@@ -492,7 +498,7 @@ static void collide_range(int begin, int end, int worker, void* context) {
     const collide_task* task = context;
     for (int k = begin; k < end; ++k) {
         carom_contact* contact = &task->world->contacts[task->awake[k]];
-        task->outcomes[k] = collide_contact(task->world, contact, task->dt);
+        task->outcomes[k] = collide_contact(task->world, contact, task->dt, &task->pressing[k]);
     }
 }
 
@@ -514,14 +520,16 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
     const int* awake = world->awake_contacts;
     int awake_count = (int)arrlen(world->awake_contacts);
     arrsetlen(world->contact_outcomes, awake_count);
-    collide_task task = {world, awake, world->contact_outcomes, dt};
+    arrsetlen(world->contact_pressing, awake_count);
+    collide_task task = {world, awake, world->contact_outcomes, world->contact_pressing, dt};
     carom_parallel_for(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE, &task);
     for (int k = 0; k < awake_count; ++k) {
         unsigned char outcome = world->contact_outcomes[k];
         int i = awake[k];
         if (outcome == OUTCOME_SKIPPED) {
-            outcome = collide_contact(world, &world->contacts[i], dt);
+            outcome = collide_contact(world, &world->contacts[i], dt, &world->contact_pressing[k]);
         }
+        int listed = (int)arrlen(world->touching_contacts);
         if (outcome == OUTCOME_SOLVE) {
             arrput(world->touching_contacts, i);
         } else if (outcome == OUTCOME_DESTROY) {
@@ -529,9 +537,17 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
         } else if (outcome == OUTCOME_UPDATED) {
             settle_contact(world, i);
         }
+        /* continuous collision's mark, for each contact on the solver's list */
+        if ((int)arrlen(world->touching_contacts) > listed && world->contact_pressing[k] >= 0) {
+            world->bodies[world->contact_pressing[k]].pressed = true;
+        }
     }
+    /* After a wake the list is made again, with contacts not updated this step: continuous
+     * collision then marks the bodies they press itself. */
+    world->continuous.pressed_marked = world->def.enable_continuous;
     if (world->wake_count != wakes_before) {
         list_touching_contacts(world);
+        world->continuous.pressed_marked = false;
     }
     for (int i = 0; i < (int)arrlen(world->contacts_to_destroy); ++i) {
         carom_destroy_contact(world, world->contacts_to_destroy[i]);

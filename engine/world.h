@@ -35,6 +35,7 @@ struct carom_world {
     carom_hash_map pair_map;    /* pair key -> contact id (lookups only) */
     int* contacts_to_destroy;   /* scratch */
     unsigned char* contact_outcomes; /* scratch: per awake contact, the narrow phase's verdict */
+    int* contact_pressing; /* scratch: per awake contact, the body it presses (continuous.h) */
     /* The narrow phase's output for the solver: non-sensor contacts with points whose bodies
      * are not both inactive, ascending (carom_narrow_phase_collide). */
     int* touching_contacts;

@@ -313,16 +313,16 @@ static void update_contact(const carom_world* world, carom_contact* contact, dou
     const carom_shape* shape_b = &world->shapes[contact->shape_b];
     const carom_body* body_a = &world->bodies[shape_a->body];
     const carom_body* body_b = &world->bodies[shape_b->body];
-    /* a sensor only asks whether the shapes overlap: no speculation */
-    double speculative = contact->is_sensor
-                             ? 0.0
-                             : speculative_distance(world, shape_a, body_a, shape_b, body_b, dt);
     contact->friction = sqrt(shape_a->friction * shape_b->friction);
     contact->restitution =
         shape_a->restitution > shape_b->restitution ? shape_a->restitution : shape_b->restitution;
     if (try_recycle(world, contact, body_a, body_b)) {
-        return;
+        return; /* without reading the bodies' velocities: a resting pile's usual case */
     }
+    /* a sensor only asks whether the shapes overlap: no speculation */
+    double speculative = contact->is_sensor
+                             ? 0.0
+                             : speculative_distance(world, shape_a, body_a, shape_b, body_b, dt);
     cache_manifold_pose(contact, body_a, body_b);
     if (boxes_apart(shape_a->aabb, shape_b->aabb, speculative)) {
         /* farther apart than the speculative distance on one axis: the separating axis test

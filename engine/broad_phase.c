@@ -436,6 +436,14 @@ static inline bool query_wants(const carom_proxy* proxy, carom_aabb box, bool fi
 static void query_box(carom_broad_phase* bp, carom_aabb box, bool fixed_only, int** out) {
     arrsetlen(*out, 0);
     if (bp->cell_size == 0.0) {
+        /* before the first pair update the grid has no cell size and nothing is placed: test
+         * every live proxy, so queries answer as of the shapes' creation (carom.h), in the same
+         * index order the grid's answer is sorted into */
+        for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+            if (bp->proxies[i].alive && query_wants(&bp->proxies[i], box, fixed_only)) {
+                arrput(*out, i);
+            }
+        }
         return;
     }
     int x0 = grid_coordinate(bp, box.lower.x);

@@ -379,3 +379,27 @@ Test(query, the_world_is_unlocked_when_the_callbacks_are_done) {
     cr_assert_eq(carom_destroy_world(world), CAROM_OK);
     world = test_make_world(carom_v2(0.0, 0.0)); /* for the teardown */
 }
+
+/* carom.h: queries answer as of the shapes' creation. Before the first step the broad phase has
+ * not chosen its cell size and has placed nothing in its grid; the queries must still find every
+ * shape (they found none before: a page's first click on a body missed it). */
+Test(query, queries_find_shapes_before_the_first_step) {
+    carom_world_id fresh = test_make_world(carom_v2(0.0, -10.0));
+    carom_body_def def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(fresh, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_create_box_shape(ground, &shape, 10.0, 1.0, carom_v2(0.0, -1.0), 0.0);
+    carom_body_id ball_body = test_make_ball(fresh, carom_v2(3.0, 2.0), 0.5, carom_v2(0.0, 0.0),
+                                             0.6, 0.0);
+    carom_ray_result r = carom_world_cast_ray_closest(fresh, carom_v2(3.0, 10.0),
+                                                      carom_v2(3.0, -10.0), carom_default_filter());
+    cr_assert(r.hit);
+    cr_assert(carom_body_id_equals(carom_shape_get_body(r.shape), ball_body));
+    cr_assert_float_eq(r.point.y, 2.5, 1e-12);
+    r = carom_world_cast_ray_closest(fresh, carom_v2(-5.0, 10.0), carom_v2(-5.0, -10.0),
+                                     carom_default_filter());
+    cr_assert(r.hit);
+    cr_assert(carom_body_id_equals(carom_shape_get_body(r.shape), ground));
+    cr_assert_float_eq(r.point.y, 0.0, 1e-12);
+    carom_destroy_world(fresh);
+}

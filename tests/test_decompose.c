@@ -398,6 +398,59 @@ Test(decompose, hundreds_of_random_simple_polygons) {
                 tested, total_vertices, total_pieces, worst_area_error);
 }
 
+/* Star-shaped polygons snapped to a 0.25 m grid: many exactly collinear points, some repeated
+ * points and some crossings made by the snapping. Each is either split exactly (a point on a
+ * grid line is exactly collinear or at least 4 mm off any line through two others, so nothing
+ * is dropped but exactly collinear points) or refused as an invalid polygon with a message. */
+Test(decompose, grid_snapped_polygons_split_or_are_refused) {
+    random_state = 77;
+    carom_vec2 points[MAX_POINTS];
+    int split = 0, refused = 0, crossing = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        int count = 4 + (int)(40.0 * random_unit());
+        double start = 2.0 * CAROM_PI * random_unit();
+        for (int i = 0; i < count; ++i) {
+            /* jitter of up to the spacing either way: neighbours often swap */
+            double angle = start + 2.0 * CAROM_PI * (i + 2.0 * (random_unit() - 0.5)) / count;
+            double r = 1.0 + 4.0 * random_unit();
+            carom_rot q = carom_make_rot(angle);
+            points[i] = carom_v2(0.25 * round(4.0 * r * q.c), 0.25 * round(4.0 * r * q.s));
+        }
+        int kept = 0; /* repeated grid points left out, so the other refusals are reached */
+        for (int i = 0; i < count; ++i) {
+            bool repeated = false;
+            for (int k = 0; k < kept; ++k) {
+                repeated |= points[k].x == points[i].x && points[k].y == points[i].y;
+            }
+            if (!repeated) {
+                points[kept++] = points[i];
+            }
+        }
+        count = kept;
+        carom_polygon pieces[CAROM_MAX_DECOMPOSE_PIECES];
+        int piece_count = -1;
+        carom_clear_last_error();
+        carom_status status = carom_decompose_polygon(points, count, pieces,
+                                                      CAROM_MAX_DECOMPOSE_PIECES, &piece_count);
+        char name[48];
+        snprintf(name, sizeof(name), "grid polygon %d (%d points)", trial, count);
+        if (status == CAROM_OK) {
+            check_split(points, count, name);
+            split += 1;
+        } else {
+            cr_assert_eq(status, CAROM_ERROR_INVALID_POLYGON, "%s: %s", name, carom_last_error());
+            cr_assert(strlen(carom_last_error()) > 20 && piece_count == 0, "%s: \"%s\"", name,
+                      carom_last_error());
+            crossing += strstr(carom_last_error(), "cross each other") != NULL;
+            refused += 1;
+        }
+    }
+    cr_log_info("grid-snapped polygons: %d split, %d refused (%d for crossing edges)", split,
+                refused, crossing);
+    cr_expect(split >= 30 && refused >= 30 && crossing >= 10,
+              "both kinds are met: %d split, %d refused, %d crossing", split, refused, crossing);
+}
+
 Test(decompose, same_bits_every_time) {
     carom_vec2 points[MAX_POINTS];
     int count = spiral(points, 64);

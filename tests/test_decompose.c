@@ -5,6 +5,7 @@
  * pieces overlap. Then the body's mass against the outline's, refusals and their messages, and
  * the physics: a decomposed star dropped on a heptagon comes to rest on it as one body. */
 #include <carom/carom.h>
+#include <carom/snapshot.h>
 
 #include "helpers.h"
 
@@ -709,5 +710,37 @@ Test(decompose, decomposed_star_drops_on_a_heptagon_and_rests_as_one_body) {
     cr_log_info("star of %d pieces at rest after %d steps at (%.4f, %.4f), angle %.2g, deepest "
                 "%.2g m into the heptagon",
                 piece_count, steps, p.x, p.y, angle, fmax(0.0, top - lowest));
+    carom_destroy_world(world);
+}
+
+/* A decomposed body is ordinary polygon shapes to snapshots: saved mid-fall and resumed, it
+ * continues bit for bit as the world that was not saved. */
+Test(decompose, snapshot_resumes_a_decomposed_body_bit_for_bit) {
+    carom_world_id world = test_make_world(carom_v2(0.0, -10.0));
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_vec2 points[MAX_POINTS];
+    int count = comb(points, 4);
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.position = carom_v2(0.0, 2.0);
+    def.angle = 0.4;
+    carom_body_id body = carom_create_body(world, &def);
+    carom_shape_def shape_def = carom_default_shape_def();
+    int pieces = 0;
+    cr_assert_eq(carom_create_decomposed_polygon_shapes(body, &shape_def, points, count, NULL, 0,
+                                                        &pieces),
+                 CAROM_OK, "%s", carom_last_error());
+    test_step(world, 1.0 / 60.0, 30);
+    size_t size = 0;
+    cr_assert_eq(carom_world_save(world, CAROM_SNAPSHOT_FULL, NULL, 0, &size), CAROM_OK);
+    char* bytes = malloc(size);
+    cr_assert_eq(carom_world_save(world, CAROM_SNAPSHOT_FULL, bytes, size, &size), CAROM_OK);
+    carom_world_id copy = carom_create_world_from_snapshot(bytes, size);
+    free(bytes);
+    cr_assert(carom_world_is_valid(copy), "%s", carom_last_error());
+    test_step(world, 1.0 / 60.0, 90);
+    test_step(copy, 1.0 / 60.0, 90);
+    cr_expect_eq(carom_world_hash(world), carom_world_hash(copy));
+    carom_destroy_world(copy);
     carom_destroy_world(world);
 }

@@ -23,3 +23,12 @@ def test_a_bow_tie_is_refused_naming_its_crossing_edges():
     body = world.create_body()
     with pytest.raises(carom.InvalidPolygonError, match=r"edges 0 .* and 2 .* cross each other"):
         body.add_decomposed_polygon([(0, 0), (1, 1), (1, 0), (0, 1)])
+
+
+def test_a_scene_with_decompose_loads_and_the_star_rests_on_the_heptagon():
+    from conftest import SCENES
+    world = carom.World.from_scene(SCENES / "star.json")
+    world.step(150)
+    star = next(body for body in world.bodies if body.name == "star")
+    assert not star.awake
+    assert star.position[1] == pytest.approx(4.321, abs=0.002)  # on two tips, 1.618 m below

@@ -247,18 +247,23 @@ static bool read_decomposed_polygon(loader* ld, const cJSON** fields, scene_shap
     return ok;
 }
 
+_Static_assert(CAROM_MAX_DECOMPOSE_VERTICES == 128, "read_polygon's message says 128 points");
+
 /* Convexity, duplicate and collinear vertices are the engine's rules: ask carom_make_polygon,
  * whose message names the vertex and says what to do. A concave outline that carom could split
  * gets the key that does it named too. */
 static bool read_polygon(loader* ld, const cJSON** fields, scene_shape* shape, double* mass) {
+    if (!member_bool(ld, fields[SHAPE_DECOMPOSE], "decompose", &shape->decompose)) {
+        return false;
+    }
     if (!require(ld, fields[SHAPE_VERTICES], "vertices",
-                 "a polygon needs vertices, 3 to 8 points [x, y] of a convex polygon")) {
+                 shape->decompose ? "a polygon needs vertices, 3 to 128 points [x, y] along a "
+                                    "simple outline"
+                                  : "a polygon needs vertices, 3 to 8 points [x, y] of a convex "
+                                    "polygon")) {
         return false;
     }
     if (!read_rounding(ld, fields, shape)) {
-        return false;
-    }
-    if (!member_bool(ld, fields[SHAPE_DECOMPOSE], "decompose", &shape->decompose)) {
         return false;
     }
     if (shape->decompose) {

@@ -203,11 +203,7 @@ static bool read_box(loader* ld, const cJSON** fields, scene_shape* shape, doubl
 /* The polygon split into convex pieces as carom_create_decomposed_polygon_shapes will split it:
  * true with *pieces set, or false with carom_last_error() saying why not. */
 static bool decompose_points(const scene_shape* shape, int* pieces, double* mass) {
-    carom_polygon* polygons = malloc(sizeof(carom_polygon) * CAROM_MAX_DECOMPOSE_PIECES);
-    if (polygons == NULL) {
-        fprintf(stderr, "carom: out of memory\n");
-        exit(1);
-    }
+    carom_polygon* polygons = checked_calloc(CAROM_MAX_DECOMPOSE_PIECES, sizeof(carom_polygon));
     bool ok = carom_decompose_polygon(shape->points, shape->point_count, polygons,
                                       CAROM_MAX_DECOMPOSE_PIECES, pieces) == CAROM_OK;
     *mass = 0.0;

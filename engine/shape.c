@@ -566,3 +566,52 @@ carom_status carom_shape_set_density(carom_shape_id id, double density) {
     }
     return status;
 }
+
+/* ---- Concave polygons by convex decomposition (issue 16): engine/decompose.c ---- */
+
+carom_status carom_create_decomposed_polygon_shapes(carom_body_id body_id,
+                                                    const carom_shape_def* def,
+                                                    const carom_vec2* points, int count,
+                                                    carom_shape_id* shapes, int capacity,
+                                                    int* shape_count) {
+    if (shape_count == NULL || (shapes == NULL && capacity > 0)) {
+        return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "create decomposed polygon: %s is NULL",
+                          shape_count == NULL ? "shape_count" : "shapes");
+    }
+    *shape_count = 0;
+    carom_world* world = NULL;
+    carom_body* body = body_for_new_shape(body_id, def, &world);
+    if (body == NULL) {
+        return carom_last_status();
+    }
+    /* On the heap: CAROM_MAX_DECOMPOSE_PIECES polygons are some 40 KB, a lot for a small
+     * (WebAssembly) stack. */
+    carom_polygon* pieces = carom_alloc(sizeof(carom_polygon) * CAROM_MAX_DECOMPOSE_PIECES);
+    int piece_count = 0;
+    carom_status status =
+        carom_decompose_polygon(points, count, pieces, CAROM_MAX_DECOMPOSE_PIECES, &piece_count);
+    if (status == CAROM_OK && shapes != NULL && piece_count > capacity) {
+        status = carom_fail(CAROM_ERROR_BUFFER_TOO_SMALL,
+                            "create decomposed polygon: the polygon makes %d convex pieces and "
+                            "the shape id array holds %d",
+                            piece_count, capacity);
+        *shape_count = piece_count;
+    }
+    if (status == CAROM_OK) {
+        /* One mass update for all the pieces, as for a chain's segments. */
+        for (int i = 0; i < piece_count; ++i) {
+            carom_shape geometry;
+            memset(&geometry, 0, sizeof(geometry));
+            geometry.type = CAROM_SHAPE_POLYGON;
+            geometry.polygon = pieces[i];
+            carom_shape_id id = add_shape(world, body, def, &geometry);
+            if (shapes != NULL) {
+                shapes[i] = id;
+            }
+        }
+        carom_body_update_mass(world, body);
+        *shape_count = piece_count;
+    }
+    carom_free(pieces);
+    return status;
+}

@@ -240,6 +240,24 @@ def racing_model(brake_step=240, grass_from=33.0, grass_to=93.0):
     return {"world": {"gravity": [0, 0], "dt": 1 / 60}, "bodies": bodies, "vehicles": vehicles}
 
 
+def star():
+    """The seed's concave star (demos/seeds/star.c: five tips at 2 m, inner corners at 0.8 m),
+    one body of convex pieces by "decompose": true, dropped tilted onto a static heptagon of
+    radius 3 with a flat top; it lands on one tip, rocks onto the other and rests on both. Its
+    ten points and the heptagon's are rounded to 1e-6 m."""
+    def around(radius, count, start, step):
+        return [[round(radius(i) * math.cos(start + step * i), 6) + 0.0,
+                 round(radius(i) * math.sin(start + step * i), 6) + 0.0] for i in range(count)]
+    heptagon = around(lambda i: 3.0, 7, math.pi / 2 + math.pi / 7, 2 * math.pi / 7)
+    outline = around(lambda i: 2.0 if i % 2 == 0 else 0.8, 10, 0.5 * math.pi, math.pi / 5)
+    top = 3.0 * math.cos(math.pi / 7)
+    bodies = [{"name": "heptagon", "type": "static",
+               "shapes": [{"type": "polygon", "vertices": heptagon}]},
+              {"name": "star", "position": [0, round(top + 2.618, 3)], "angle": 0.05,
+               "shapes": [{"type": "polygon", "vertices": outline, "decompose": True}]}]
+    return {"world": {"gravity": [0, -10], "dt": 1 / 60}, "bodies": bodies}
+
+
 if __name__ == "__main__":
     write("ball_drop.json", ball_drop())
     write("box_stack.json", box_stack())
@@ -249,3 +267,4 @@ if __name__ == "__main__":
     write("joints.json", joints())
     write("capsules.json", capsules())
     write("racing_model.json", racing_model())
+    write("star.json", star())

@@ -276,7 +276,7 @@ static bool trace_step(atomic_file* trace, const start* from, const carom_body_i
 
 /* Bodies and shapes are numbered as the engine numbers them, which for a world built from a
  * scene file is the file's order: bodies from 0, shapes from 0 in the order the file creates
- * them (a chain one per segment). */
+ * them (a chain one per segment, a decomposed polygon one per convex piece). */
 static void write_event_head(FILE* out, int64_t step, const char* kind, carom_shape_id a,
                              carom_shape_id b) {
     carom_body_id body_a = carom_shape_get_body(a);

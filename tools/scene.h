@@ -58,6 +58,7 @@ typedef struct scene_shape {
     double hit_speed_threshold; /* m/s, >= 0; read when hit_events */
     double surface_grip;        /* sensors only: grip multiplier for vehicles' wheels, >= 0 */
     bool one_sided;             /* chains only: solid on the right of each segment */
+    bool decompose; /* polygon: split into convex pieces, one shape each (issue 16) */
 } scene_shape;
 
 typedef struct scene_body {

@@ -40,6 +40,7 @@ enum shape_key {
     SHAPE_HIT_SPEED_THRESHOLD,
     SHAPE_SURFACE_GRIP,
     SHAPE_ONE_SIDED,
+    SHAPE_DECOMPOSE,
     SHAPE_KEY_COUNT
 };
 
@@ -51,6 +52,7 @@ static const char* const shape_keys[SHAPE_KEY_COUNT] = {
     "hit_speed_threshold",
     "surface_grip",
     "one_sided",
+    "decompose",
 };
 
 static const char* const shape_type_names[] = {"circle",  "box",   "polygon",
@@ -72,6 +74,7 @@ static unsigned shape_key_types(int key) {
     case SHAPE_ANGLE:
         return 1u << SCENE_SHAPE_BOX;
     case SHAPE_VERTICES:
+    case SHAPE_DECOMPOSE:
         return 1u << SCENE_SHAPE_POLYGON;
     case SHAPE_POINTS:
         return 1u << SCENE_SHAPE_SEGMENT | 1u << SCENE_SHAPE_CHAIN;
@@ -197,15 +200,70 @@ static bool read_box(loader* ld, const cJSON** fields, scene_shape* shape, doubl
     return ok;
 }
 
+/* The polygon split into convex pieces as carom_create_decomposed_polygon_shapes will split it:
+ * true with *pieces set, or false with carom_last_error() saying why not. */
+static bool decompose_points(const scene_shape* shape, int* pieces, double* mass) {
+    carom_polygon* polygons = checked_calloc(CAROM_MAX_DECOMPOSE_PIECES, sizeof(carom_polygon));
+    bool ok = carom_decompose_polygon(shape->points, shape->point_count, polygons,
+                                      CAROM_MAX_DECOMPOSE_PIECES, pieces) == CAROM_OK;
+    *mass = 0.0;
+    for (int i = 0; ok && i < *pieces; ++i) {
+        *mass += carom_compute_polygon_mass(&polygons[i], shape->density).mass;
+    }
+    free(polygons);
+    return ok;
+}
+
+/* "decompose": true: any simple polygon of up to CAROM_MAX_DECOMPOSE_VERTICES points, sharp. */
+static bool read_decomposed_polygon(loader* ld, const cJSON** fields, scene_shape* shape,
+                                    double* mass) {
+    if (shape->radius != 0.0) {
+        size_t mark = path_push_key(ld, "radius");
+        report_error(ld, "a polygon with \"decompose\": true must be sharp (radius 0): rounded "
+                         "pieces would overlap along their seams");
+        path_pop(ld, mark);
+        return false;
+    }
+    size_t mark = path_push_key(ld, "vertices");
+    bool ok = read_points(ld, fields[SHAPE_VERTICES], &shape->points, &shape->point_count);
+    int count = shape->point_count;
+    int pieces = 0;
+    if (cJSON_IsArray(fields[SHAPE_VERTICES]) && count < 3) {
+        report_error(ld, "a polygon needs at least 3 vertices, got %d", count);
+        ok = false;
+    } else if (count > CAROM_MAX_DECOMPOSE_VERTICES) {
+        report_error(ld, "a polygon with \"decompose\": true has at most %d vertices, got %d",
+                     CAROM_MAX_DECOMPOSE_VERTICES, count);
+        ok = false;
+    } else if (ok && !decompose_points(shape, &pieces, mass)) {
+        report_error(ld, "%s", carom_last_error());
+        ok = false;
+    }
+    path_pop(ld, mark);
+    return ok;
+}
+
+_Static_assert(CAROM_MAX_DECOMPOSE_VERTICES == 128, "read_polygon's message says 128 points");
+
 /* Convexity, duplicate and collinear vertices are the engine's rules: ask carom_make_polygon,
- * whose message names the vertex and says what to do. */
+ * whose message names the vertex and says what to do. A concave outline that carom could split
+ * gets the key that does it named too. */
 static bool read_polygon(loader* ld, const cJSON** fields, scene_shape* shape, double* mass) {
+    if (!member_bool(ld, fields[SHAPE_DECOMPOSE], "decompose", &shape->decompose)) {
+        return false;
+    }
     if (!require(ld, fields[SHAPE_VERTICES], "vertices",
-                 "a polygon needs vertices, 3 to 8 points [x, y] of a convex polygon")) {
+                 shape->decompose ? "a polygon needs vertices, 3 to 128 points [x, y] along a "
+                                    "simple outline"
+                                  : "a polygon needs vertices, 3 to 8 points [x, y] of a convex "
+                                    "polygon")) {
         return false;
     }
     if (!read_rounding(ld, fields, shape)) {
         return false;
+    }
+    if (shape->decompose) {
+        return read_decomposed_polygon(ld, fields, shape, mass);
     }
     size_t mark = path_push_key(ld, "vertices");
     bool ok = read_points(ld, fields[SHAPE_VERTICES], &shape->points, &shape->point_count);
@@ -217,14 +275,21 @@ static bool read_polygon(loader* ld, const cJSON** fields, scene_shape* shape, d
         report_error(
             ld,
             "a polygon has at most %d vertices (the engine's limit), got %d: split it into "
-            "convex pieces",
+            "convex pieces, or add \"decompose\": true to have carom split it",
             CAROM_MAX_POLYGON_VERTICES, count);
         ok = false;
     } else if (ok) {
         carom_polygon polygon;
         carom_clear_last_error();
         if (carom_make_rounded_polygon(shape->points, count, shape->radius, &polygon) != CAROM_OK) {
-            report_error(ld, "%s", carom_last_error());
+            char message[512];
+            snprintf(message, sizeof(message), "%s", carom_last_error());
+            int pieces = 0;
+            double unused;
+            bool splittable = shape->radius == 0.0 && decompose_points(shape, &pieces, &unused) &&
+                              pieces > 1;
+            report_error(ld, "%s%s", message,
+                         splittable ? " (\"decompose\": true does that)" : "");
             ok = false;
         } else {
             *mass = carom_compute_polygon_mass(&polygon, shape->density).mass;

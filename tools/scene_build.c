@@ -50,6 +50,11 @@ static carom_status add_shape(carom_body_id body, const scene_shape* shape) {
                                           shape->half_extents.y, shape->center, shape->angle);
         break;
     case SCENE_SHAPE_POLYGON: {
+        if (shape->decompose) { /* one shape per convex piece (issue 16) */
+            int pieces = 0;
+            return carom_create_decomposed_polygon_shapes(body, &def, shape->points,
+                                                          shape->point_count, NULL, 0, &pieces);
+        }
         carom_polygon polygon;
         if (carom_make_rounded_polygon(shape->points, shape->point_count, shape->radius,
                                        &polygon) != CAROM_OK) {

@@ -69,6 +69,9 @@ static void write_geometry(FILE* file, const scene_shape* shape) {
         write_key(file, ", ", "vertices");
         write_points(file, shape->points, shape->point_count);
         write_rounding(file, shape);
+        if (shape->decompose) { /* the outline, split again the same way when read back */
+            fputs(", \"decompose\": true", file);
+        }
         break;
     case SCENE_SHAPE_CAPSULE:
         write_key(file, ", ", "center1");

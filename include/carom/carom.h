@@ -597,6 +597,21 @@ CAROM_API carom_shape_id carom_create_rounded_box_shape(carom_body_id body,
                                                         double half_width, double half_height,
                                                         carom_vec2 center, double angle,
                                                         double radius);
+/* ---- Concave polygons (issue 16) ----
+ * A simple polygon of up to CAROM_MAX_DECOMPOSE_VERTICES points, either winding, concave or
+ * with more than CAROM_MAX_POLYGON_VERTICES vertices, as one polygon shape per convex piece of
+ * carom_decompose_polygon (collision.h), all on body with def. The body's mass, center of mass
+ * and inertia are then the outline's. Writes the shape ids in piece order to shapes (capacity of
+ * them; shapes may be NULL to not ask for them, CAROM_MAX_DECOMPOSE_PIECES always suffices)
+ * and their count to *shape_count. Nothing is created on a refusal: the decomposition's (see
+ * carom_decompose_polygon), a bad body or def, or more pieces than capacity
+ * (CAROM_ERROR_BUFFER_TOO_SMALL, *shape_count then says how many). The pieces are ordinary
+ * polygon shapes afterwards (carom_destroy_shape, carom_shape_get_polygon). */
+CAROM_API carom_status carom_create_decomposed_polygon_shapes(carom_body_id body,
+                                                             const carom_shape_def* def,
+                                                             const carom_vec2* points, int count,
+                                                             carom_shape_id* shapes, int capacity,
+                                                             int* shape_count);
 /* Detach and destroy a shape; the body's mass is recomputed. */
 CAROM_API carom_status carom_destroy_shape(carom_shape_id shape);
 CAROM_API int carom_shape_is_valid(carom_shape_id shape);

@@ -129,6 +129,37 @@ CAROM_API carom_status carom_make_rounded_box(double half_width, double half_hei
 CAROM_API carom_status carom_make_capsule_polygon(const carom_capsule* capsule,
                                                   carom_polygon* out);
 
+/* ---- Convex decomposition of concave polygons (issue 16) ------------------------------------ */
+
+/* The most vertices carom_decompose_polygon takes, and the most pieces it can give (a
+ * triangulation's count: an array of CAROM_MAX_DECOMPOSE_PIECES always holds the result). */
+#define CAROM_MAX_DECOMPOSE_VERTICES 128
+#define CAROM_MAX_DECOMPOSE_PIECES (CAROM_MAX_DECOMPOSE_VERTICES - 2)
+
+/* Split a simple polygon (3..CAROM_MAX_DECOMPOSE_VERTICES points in order along its outline,
+ * either winding, concave or not) into convex pieces of at most CAROM_MAX_POLYGON_VERTICES
+ * vertices, each a carom_make_polygon result (counter-clockwise, body frame as the points). The
+ * pieces tile the outline: every piece vertex is one of the points, bit for bit, the pieces do
+ * not overlap, and their areas sum to the outline's. A vertex within CAROM_POLYGON_WELD_TOLERANCE
+ * of the straight line between its neighbours is not kept (the outline moves by less than the
+ * tolerance; exactly collinear points change nothing). The split is deterministic: the fattest
+ * triangulation, merged across diagonals while the pieces stay convex (docs/guide.md).
+ *
+ * Writes the pieces to pieces[0 .. *piece_count - 1] (capacity of them at most; pieces may be
+ * NULL when capacity is 0). Refused, with carom_last_error() naming the vertices or edges:
+ * NULL points or piece_count (CAROM_ERROR_NULL_ARGUMENT); fewer than 3 points, two points closer
+ * than the weld tolerance, all points on one line (no area), two edges that cross or touch
+ * (self-intersection: the message names both edges), an edge folding back along its neighbour,
+ * a vertex closer than the tolerance to an edge it is not on, or an outline too thin for pieces
+ * carom_make_polygon accepts (CAROM_ERROR_INVALID_POLYGON); more than
+ * CAROM_MAX_DECOMPOSE_VERTICES points (CAROM_ERROR_TOO_MANY_VERTICES); NaN or infinity
+ * (CAROM_ERROR_NOT_FINITE) or magnitudes above CAROM_MAX_MAGNITUDE (CAROM_ERROR_OUT_OF_RANGE);
+ * more pieces than capacity (CAROM_ERROR_BUFFER_TOO_SMALL, *piece_count then says how many are
+ * needed). On any other failure *piece_count is 0. */
+CAROM_API carom_status carom_decompose_polygon(const carom_vec2* points, int count,
+                                               carom_polygon* pieces, int capacity,
+                                               int* piece_count);
+
 /* Mass of a circle or polygon of the given density (kg/m², >= 0). Segments have none. A rounded
  * polygon's (a capsule's) mass is exact: the core, a strip of width radius along each edge and a
  * disc sector at each corner. */

@@ -216,6 +216,9 @@ _SIGNATURES = [
     ("carom_create_chain", status, BodyId, c_void_p, POINTER(Vec2), c_int, c_int,
      POINTER(ShapeId)),
     ("carom_make_polygon", status, POINTER(Vec2), c_int, c_void_p),
+    # concave polygons by convex decomposition (issue 16)
+    ("carom_create_decomposed_polygon_shapes", status, BodyId, c_void_p, POINTER(Vec2), c_int,
+     POINTER(ShapeId), c_int, c_int_p),
     ("carom_destroy_shape", status, ShapeId),
     ("carom_shape_is_valid", c_int, ShapeId),
     ("carom_shape_get_type", c_int, ShapeId),

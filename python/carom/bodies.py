@@ -195,6 +195,23 @@ class Body:
         definition = self._shape_def(material, "add_polygon")
         return self._made(lib.carom_create_polygon_shape(self._id, definition, polygon), "add_polygon")
 
+    def add_decomposed_polygon(self, vertices, **material):
+        """Any simple polygon of up to 128 vertices (m, body frame, either winding, concave or
+        not), split into convex pieces of at most 8 vertices, one polygon shape each, all with
+        the same material (carom_create_decomposed_polygon_shapes). The body's mass is the
+        outline's. Returns the list of the pieces' shapes. A self-intersecting outline raises
+        InvalidPolygonError naming the two edges that cross."""
+        points = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
+        array = (_native.Vec2 * max(len(points), 1))(*[_native.Vec2(x, y) for x, y in points])
+        capacity = max(len(points), 1)  # a split never has more pieces than points - 2
+        shapes = (_native.ShapeId * capacity)()
+        count = ctypes.c_int(0)
+        definition = self._shape_def(material, "add_decomposed_polygon")
+        check(lib.carom_create_decomposed_polygon_shapes(self._id, definition, array, len(points),
+                                                         shapes, capacity, ctypes.byref(count)),
+              context="add_decomposed_polygon")
+        return [Shape(self.world, shapes[i]) for i in range(count.value)]
+
     def add_segment(self, point1, point2, **material):
         """A segment between two points (m, body frame): no area, for static walls."""
         segment = _native.Segment(vec2(point1, "point1"), vec2(point2, "point2"))
@@ -221,7 +238,8 @@ class Body:
         return f"<carom.Body{label} {self.type} at {self.position}>"
 
 
-for _method in (Body.add_circle, Body.add_box, Body.add_polygon, Body.add_segment, Body.add_chain):
+for _method in (Body.add_circle, Body.add_box, Body.add_polygon, Body.add_decomposed_polygon,
+                Body.add_segment, Body.add_chain):
     _method.__doc__ += "\n\n        " + Body._SHAPE_KEYWORDS
 
 

@@ -392,11 +392,11 @@ Test(query, queries_find_shapes_before_the_first_step) {
     carom_body_id ball_body = test_make_ball(fresh, carom_v2(3.0, 2.0), 0.5, carom_v2(0.0, 0.0),
                                              0.6, 0.0);
     carom_ray_result r = carom_world_cast_ray_closest(fresh, carom_v2(3.0, 10.0),
-                                                      carom_v2(3.0, -10.0), carom_default_filter());
+                                                      carom_v2(0.0, -20.0), carom_default_filter());
     cr_assert(r.hit);
     cr_assert(carom_body_id_equals(carom_shape_get_body(r.shape), ball_body));
     cr_assert_float_eq(r.point.y, 2.5, 1e-12);
-    r = carom_world_cast_ray_closest(fresh, carom_v2(-5.0, 10.0), carom_v2(-5.0, -10.0),
+    r = carom_world_cast_ray_closest(fresh, carom_v2(-5.0, 10.0), carom_v2(0.0, -20.0),
                                      carom_default_filter());
     cr_assert(r.hit);
     cr_assert(carom_body_id_equals(carom_shape_get_body(r.shape), ground));

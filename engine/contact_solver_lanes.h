@@ -509,6 +509,20 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
                    const drive_lanes* d, group_view g, lane_d* normal, lane_d* largest,
                    const lane_d* normal_mass, const lane_d* separation, int flip,
                    lane_mask second, bool all_second) {
+    lane_mask alike =
+        lane_greater(get(g, CAROM_CF_BLOCK), lane_zero()) &
+        ((lane_greater(separation[0], lane_zero()) & lane_greater(separation[1], lane_zero())) |
+         (lane_equal(separation[0], separation[1]) &
+          lane_equal(d[0].mass_scale, d[1].mass_scale)));
+    /* Most groups take one way in every lane (piles: in order; symmetric stacks: the block):
+     * only the way taken is worked out, with the same bits as the mixed case below. In a pile
+     * no lane's points are alike, and the block's impulses are not even worked out: that was a
+     * tenth of the pass. */
+    if (!lane_any(alike)) {
+        solve_normal_ordered(a, b, c, p, d, normal, largest, normal_mass, separation, flip,
+                             second, all_second);
+        return;
+    }
     lane_d rhs1 = relative_speed(a, b, &p[0], c->nx, c->ny) + d[0].bias;
     lane_d rhs2 = relative_speed(a, b, &p[1], c->nx, c->ny) + d[1].bias;
     lane_d k11 = get(g, CAROM_CF_INV_K11);
@@ -518,15 +532,8 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     lane_d is = d[0].impulse_scale;
     lane_d block[2] = {-ms * (k11 * rhs1 + k12 * rhs2) - is * normal[0],
                        -ms * (k12 * rhs1 + k22 * rhs2) - is * normal[1]};
-    lane_mask use_block =
-        lane_greater(get(g, CAROM_CF_BLOCK), lane_zero()) &
-        ((lane_greater(separation[0], lane_zero()) & lane_greater(separation[1], lane_zero())) |
-         (lane_equal(separation[0], separation[1]) &
-          lane_equal(d[0].mass_scale, d[1].mass_scale))) &
-        ~lane_greater(lane_zero(), normal[0] + block[0]) &
-        ~lane_greater(lane_zero(), normal[1] + block[1]);
-    /* Most groups take one way in every lane (piles: in order; symmetric stacks: the block):
-     * only the way taken is worked out, with the same bits as the mixed case below. */
+    lane_mask use_block = alike & ~lane_greater(lane_zero(), normal[0] + block[0]) &
+                          ~lane_greater(lane_zero(), normal[1] + block[1]);
     if (!lane_any(use_block)) {
         solve_normal_ordered(a, b, c, p, d, normal, largest, normal_mass, separation, flip,
                              second, all_second);

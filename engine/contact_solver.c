@@ -277,9 +277,10 @@ carom_constraint_point_result carom_contact_solver_point(const carom_world* worl
                                                          int point) {
     lane_writer w = slot_lane(&world->solver, world->solver.constraint_slots[constraint]);
     int base = point * CAROM_CF_POINT_STRIDE;
+    int32_t flags = carom_contact_ints(w.group, w.lanes)[CAROM_CI_FLAGS * w.lanes + w.lane];
     carom_constraint_point_result result = {
         get(&w, base + CAROM_CF_NORMAL_IMPULSE), get(&w, base + CAROM_CF_TANGENT_IMPULSE),
-        get(&w, base + CAROM_CF_MAX_NORMAL_IMPULSE), get(&w, CAROM_CF_RELATIVE_VELOCITY1 + point)};
+        get(&w, CAROM_CF_RELATIVE_VELOCITY1 + point), (flags & (CAROM_CF_PUSHED1 << point)) != 0};
     return result;
 }
 

@@ -33,7 +33,10 @@ typedef struct carom_state_mass {
 } carom_state_mass;
 
 /* The doubles of a constraint, each stored as `lanes` consecutive values in its group. What the
- * substep loops read comes first; restitution's fields last. */
+ * substep loops read comes first; restitution's fields last. Nothing the passes could keep as a
+ * flag is a double: a group's size is what every pass streams through the caches (a pile of
+ * tens of thousands of contacts does not fit in them), so whether a lane may use the 2x2 block
+ * and whether a point pushed are bits of the lane's flags (below). */
 enum carom_contact_field {
     CAROM_CF_NORMAL_X,
     CAROM_CF_NORMAL_Y,
@@ -42,8 +45,7 @@ enum carom_contact_field {
     CAROM_CF_INV_INERTIA_A,
     CAROM_CF_INV_MASS_B,
     CAROM_CF_INV_INERTIA_B,
-    CAROM_CF_BLOCK,   /* 1: both normal impulses may be solved together (2x2 block), else 0 */
-    CAROM_CF_INV_K11, /* the block's inverse normal mass matrix */
+    CAROM_CF_INV_K11, /* the block's inverse normal mass matrix; 0 where CAROM_CF_BLOCK is not set */
     CAROM_CF_INV_K12,
     CAROM_CF_INV_K22,
     CAROM_CF_POINT1, /* the first point's fields start here, the second's CAROM_CF_POINT_STRIDE on
@@ -57,7 +59,6 @@ enum carom_contact_field {
     CAROM_CF_TANGENT_MASS,
     CAROM_CF_NORMAL_IMPULSE, /* accumulated (N s) */
     CAROM_CF_TANGENT_IMPULSE,
-    CAROM_CF_MAX_NORMAL_IMPULSE, /* largest single normal impulse this step: did it push? */
     CAROM_CF_POINT_END,
     CAROM_CF_POINT_STRIDE = CAROM_CF_POINT_END - CAROM_CF_POINT1,
     CAROM_CF_RESTITUTION = CAROM_CF_POINT1 + 2 * CAROM_CF_POINT_STRIDE,
@@ -66,15 +67,24 @@ enum carom_contact_field {
     CAROM_CF_COUNT
 };
 
-/* Per-lane flags: which of the two bodies the constraint may change. Static and kinematic
- * bodies are read (a kinematic body's velocity matters) but never written, so lanes of one
- * colour may share them. A padding lane has neither flag and all-zero fields: it moves nothing. */
-enum { CAROM_CF_WRITE_A = 1, CAROM_CF_WRITE_B = 2 };
+/* Per-lane flags. CAROM_CF_WRITE_A and _B: which of the two bodies the constraint may change.
+ * Static and kinematic bodies are read (a kinematic body's velocity matters) but never written,
+ * so lanes of one colour may share them. A padding lane has no flag and all-zero fields: it
+ * moves nothing. CAROM_CF_BLOCK: both normal impulses may be solved together (the 2x2 block).
+ * CAROM_CF_PUSHED1 and _2 (CAROM_CF_PUSHED1 << point): a normal impulse of the step at that
+ * point was positive, i.e. the point pushed (restitution, hit events, touching). */
+enum {
+    CAROM_CF_WRITE_A = 1,
+    CAROM_CF_WRITE_B = 2,
+    CAROM_CF_BLOCK = 4,
+    CAROM_CF_PUSHED1 = 8,
+    CAROM_CF_PUSHED2 = 16
+};
 
-/* Bytes of one group of `lanes` constraints: the doubles, then four int32 per lane (state A,
- * state B, flags, contact id), rounded up to 64 bytes so every group starts on a cache line. */
+/* Bytes of one group of `lanes` constraints: the doubles, then three int32 per lane (state A,
+ * state B, flags), rounded up to 64 bytes so every group starts on a cache line. */
 static inline size_t carom_contact_group_size(int lanes) {
-    size_t bytes = (size_t)lanes * (CAROM_CF_COUNT * sizeof(double) + 4 * sizeof(int32_t));
+    size_t bytes = (size_t)lanes * (CAROM_CF_COUNT * sizeof(double) + 3 * sizeof(int32_t));
     return (bytes + 63) & ~(size_t)63;
 }
 
@@ -83,11 +93,11 @@ static inline double* carom_contact_field(void* group, int lanes, int field, int
     return (double*)group + (size_t)field * (size_t)lanes + (size_t)lane;
 }
 
-/* The int32 arrays after the doubles: state A, state B, flags and contact id, `lanes` each. */
+/* The int32 arrays after the doubles: state A, state B and flags, `lanes` each. */
 static inline int32_t* carom_contact_ints(void* group, int lanes) {
     return (int32_t*)((double*)group + (size_t)CAROM_CF_COUNT * (size_t)lanes);
 }
-enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_CONTACT };
+enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS };
 
 /* The settings of one pass over the constraints. */
 /* A soft constraint: a spring and damper expressed per substep (Catto, Solver2D, 2024);
@@ -169,8 +179,8 @@ void carom_contact_solver_store(carom_world* world, int begin, int end);
 /* A point of constraint i (in the solver's constraint_contacts order) after the solve. */
 typedef struct carom_constraint_point_result {
     double normal_impulse, tangent_impulse; /* accumulated (N s) */
-    double max_normal_impulse;              /* largest single normal impulse: > 0 if it pushed */
     double approach_velocity;               /* normal relative velocity before the step (m/s) */
+    bool pushed;                            /* a normal impulse of the step was positive */
 } carom_constraint_point_result;
 carom_constraint_point_result carom_contact_solver_point(const carom_world* world, int constraint,
                                                          int point);

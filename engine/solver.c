@@ -241,7 +241,7 @@ static void report_hits(carom_world* world) {
         for (int j = 0; j < contact->point_count; ++j) {
             carom_constraint_point_result point = carom_contact_solver_point(world, i, j);
             double speed = -point.approach_velocity;
-            if (point.max_normal_impulse > 0.0 && speed > best_speed) {
+            if (point.pushed && speed > best_speed) {
                 best = j;
                 best_speed = speed;
             }
@@ -259,7 +259,7 @@ static void report_hits(carom_world* world) {
 /* Whether the solver pushed at any point of the constraint: the shapes met within the step. */
 static bool solver_pushed(const carom_world* world, int constraint, int point_count) {
     for (int j = 0; j < point_count; ++j) {
-        if (carom_contact_solver_point(world, constraint, j).max_normal_impulse > 0.0) {
+        if (carom_contact_solver_point(world, constraint, j).pushed) {
             return true;
         }
     }

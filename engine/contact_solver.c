@@ -94,6 +94,7 @@ int carom_get_solver_lanes(void) {
 /* One constraint's lane: its group, the group's width, and which lane. */
 typedef struct lane_writer {
     void* group;
+    double* cold; /* the group's cold group */
     int lanes;
     int lane;
 } lane_writer;
@@ -103,13 +104,15 @@ typedef struct lane_writer {
 static lane_writer slot_lane(const carom_solver* solver, int slot) {
     if (slot >= 0) {
         int lanes = solver->kernel->lanes;
-        lane_writer w = {(unsigned char*)solver->groups +
-                             carom_contact_group_size(lanes) * (size_t)(slot / lanes),
-                         lanes, slot % lanes};
+        size_t group = (size_t)(slot / lanes);
+        lane_writer w = {(unsigned char*)solver->groups + carom_contact_group_size(lanes) * group,
+                         solver->colds + group * CAROM_CC_COUNT * (size_t)lanes, lanes,
+                         slot % lanes};
         return w;
     }
-    lane_writer w = {
-        (unsigned char*)solver->overflow + carom_contact_group_size(1) * (size_t)(-1 - slot), 1, 0};
+    size_t group = (size_t)(-1 - slot);
+    lane_writer w = {(unsigned char*)solver->overflow + carom_contact_group_size(1) * group,
+                     solver->overflow_colds + group * CAROM_CC_COUNT, 1, 0};
     return w;
 }
 
@@ -150,17 +153,23 @@ static void collect_constraints(carom_world* world) {
     }
 }
 
-/* Room for the coloured groups and the overflow's, each starting on a 64-byte boundary. */
+/* Room for the coloured groups and the overflow's, each starting on a 64-byte boundary, then
+ * their cold groups. */
 static void allocate_groups(carom_solver* solver, int lanes, int group_count, int overflow_count) {
     size_t group_bytes = carom_contact_group_size(lanes) * (size_t)group_count;
     size_t overflow_bytes = carom_contact_group_size(1) * (size_t)overflow_count;
-    arrsetlen(solver->group_memory, group_bytes + overflow_bytes + 64);
+    size_t cold_bytes = carom_contact_cold_size(lanes) * (size_t)group_count;
+    size_t overflow_cold_bytes = carom_contact_cold_size(1) * (size_t)overflow_count;
+    arrsetlen(solver->group_memory,
+              group_bytes + overflow_bytes + cold_bytes + overflow_cold_bytes + 64);
     uintptr_t base = (uintptr_t)solver->group_memory;
     unsigned char* aligned = solver->group_memory + ((64 - (base & 63)) & 63);
     solver->groups = aligned;
     solver->group_count = group_count;
     solver->overflow = aligned + group_bytes;
     solver->overflow_count = overflow_count;
+    solver->colds = (double*)(aligned + group_bytes + overflow_bytes);
+    solver->overflow_colds = (double*)(aligned + group_bytes + overflow_bytes + cold_bytes);
 }
 
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings) {
@@ -215,7 +224,7 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
         int colour_groups = (colour_count + lanes - 1) / lanes;
         for (int lane = colour_count % lanes; lane > 0 && lane < lanes; ++lane) {
             lane_writer w = slot_lane(solver, (group + colour_groups - 1) * lanes + lane);
-            kernel->clear(w.group, w.lane);
+            kernel->clear(w.group, w.cold, w.lane);
         }
         group += colour_groups;
     }
@@ -242,7 +251,8 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
                                      &solver->states[b],
                                      solver->masses[a],
                                      solver->masses[b]};
-        (slot >= 0 ? kernel : &carom_contact_kernel_lanes1)->prepare(w.group, w.lane, &input);
+        (slot >= 0 ? kernel : &carom_contact_kernel_lanes1)->prepare(w.group, w.cold, w.lane,
+                                                                     &input);
     }
 }
 
@@ -266,9 +276,10 @@ void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* 
 void carom_contact_solver_restitution(carom_world* world) {
     carom_solver* solver = &world->solver;
     double threshold = world->def.restitution_threshold;
-    carom_contact_kernel_lanes1.restitution(solver->overflow, solver->overflow_count,
-                                            solver->states, threshold);
-    solver->kernel->restitution(solver->groups, solver->group_count, solver->states, threshold);
+    carom_contact_kernel_lanes1.restitution(solver->overflow, solver->overflow_colds,
+                                            solver->overflow_count, solver->states, threshold);
+    solver->kernel->restitution(solver->groups, solver->colds, solver->group_count,
+                                solver->states, threshold);
 }
 
 /* ---- Reading back ------------------------------------------------------------------------- */
@@ -280,7 +291,8 @@ carom_constraint_point_result carom_contact_solver_point(const carom_world* worl
     int32_t flags = carom_contact_ints(w.group, w.lanes)[CAROM_CI_FLAGS * w.lanes + w.lane];
     carom_constraint_point_result result = {
         get(&w, base + CAROM_CF_NORMAL_IMPULSE), get(&w, base + CAROM_CF_TANGENT_IMPULSE),
-        get(&w, CAROM_CF_RELATIVE_VELOCITY1 + point), (flags & (CAROM_CF_PUSHED1 << point)) != 0};
+        w.cold[(CAROM_CC_RELATIVE_VELOCITY1 + point) * w.lanes + w.lane],
+        (flags & (CAROM_CF_PUSHED1 << point)) != 0};
     return result;
 }
 

@@ -32,11 +32,11 @@ typedef struct carom_state_mass {
     double inv_mass, inv_inertia;
 } carom_state_mass;
 
-/* The doubles of a constraint, each stored as `lanes` consecutive values in its group. What the
- * substep loops read comes first; restitution's fields last. Nothing the passes could keep as a
- * flag is a double: a group's size is what every pass streams through the caches (a pile of
- * tens of thousands of contacts does not fit in them), so whether a lane may use the 2x2 block
- * and whether a point pushed are bits of the lane's flags (below). */
+/* The doubles of a constraint, each stored as `lanes` consecutive values in its group. A
+ * group's size is what every pass streams through the caches (a pile of tens of thousands of
+ * contacts does not fit in them), so it holds only what the substep loops read: whether a lane
+ * may use the 2x2 block and whether a point pushed are bits of the lane's flags (below), and
+ * what only restitution and the hit events read is in a group of its own (the cold fields). */
 enum carom_contact_field {
     CAROM_CF_NORMAL_X,
     CAROM_CF_NORMAL_Y,
@@ -61,11 +61,22 @@ enum carom_contact_field {
     CAROM_CF_TANGENT_IMPULSE,
     CAROM_CF_POINT_END,
     CAROM_CF_POINT_STRIDE = CAROM_CF_POINT_END - CAROM_CF_POINT1,
-    CAROM_CF_RESTITUTION = CAROM_CF_POINT1 + 2 * CAROM_CF_POINT_STRIDE,
-    CAROM_CF_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
-    CAROM_CF_RELATIVE_VELOCITY2,
-    CAROM_CF_COUNT
+    CAROM_CF_COUNT = CAROM_CF_POINT1 + 2 * CAROM_CF_POINT_STRIDE
 };
+
+/* The cold fields: each group has a cold group beside it, in an array of their own in the same
+ * order, with `lanes` doubles of each. */
+enum carom_contact_cold_field {
+    CAROM_CC_RESTITUTION,
+    CAROM_CC_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
+    CAROM_CC_RELATIVE_VELOCITY2,
+    CAROM_CC_COUNT
+};
+
+/* Bytes of one cold group of `lanes` constraints. */
+static inline size_t carom_contact_cold_size(int lanes) {
+    return (size_t)lanes * CAROM_CC_COUNT * sizeof(double);
+}
 
 /* Per-lane flags. CAROM_CF_WRITE_A and _B: which of the two bodies the constraint may change.
  * Static and kinematic bodies are read (a kinematic body's velocity matters) but never written,
@@ -132,18 +143,20 @@ typedef struct carom_contact_input {
 /* The loops of one width: over `count` consecutive groups, or one lane. */
 typedef struct carom_contact_kernel {
     int lanes;
-    /* Write a constraint into lane `lane` of `group`. */
-    void (*prepare)(void* group, int lane, const carom_contact_input* input);
-    /* Zero lane `lane` of `group`: a padding lane, which moves nothing. */
-    void (*clear)(void* group, int lane);
+    /* Write a constraint into lane `lane` of `group` and of its cold group. */
+    void (*prepare)(void* group, double* cold, int lane, const carom_contact_input* input);
+    /* Zero lane `lane` of `group` and of its cold group: a padding lane, which moves nothing. */
+    void (*clear)(void* group, double* cold, int lane);
     /* Apply the accumulated impulses (the start of a substep). */
     void (*warm_start)(void* groups, int count, carom_body_state* states);
     /* One pass of normal and friction impulses; with use_bias, penetration is pushed out
      * softly, without (the relax pass) only velocities are corrected. */
     void (*solve)(void* groups, int count, carom_body_state* states,
                   const carom_solve_settings* settings, bool use_bias);
-    /* Bounce points that approached faster than threshold (m/s) and pushed. */
-    void (*restitution)(void* groups, int count, carom_body_state* states, double threshold);
+    /* Bounce points that approached faster than threshold (m/s) and pushed; `colds` are the
+     * groups' cold groups. */
+    void (*restitution)(void* groups, const double* colds, int count, carom_body_state* states,
+                        double threshold);
 } carom_contact_kernel;
 
 extern const carom_contact_kernel carom_contact_kernel_lanes1;

@@ -753,13 +753,14 @@ static CAROM_FORCE_INLINE lane_d limit_bounce(body_lanes* a, body_lanes* b, cons
 /* Drive each approaching point's normal velocity to -restitution times its approach speed
  * before the step, if that speed was above the threshold and the point pushed, within the
  * energy of the approach (limit_bounce). */
-static void restitution_groups(void* groups, int count, carom_body_state* states,
-                               double threshold) {
+static void restitution_groups(void* groups, const double* colds, int count,
+                               carom_body_state* states, double threshold) {
     char* bytes = groups;
     size_t stride = carom_contact_group_size(LANES);
     for (int i = 0; i < count; ++i) {
         group_view g = view(bytes + (size_t)i * stride);
-        lane_d restitution = get(g, CAROM_CF_RESTITUTION);
+        const double* cold = colds + (size_t)i * CAROM_CC_COUNT * LANES;
+        lane_d restitution = lane_load(cold + CAROM_CC_RESTITUTION * LANES);
         if (!lane_any(lane_greater(restitution, lane_zero()))) {
             continue; /* nothing here bounces: most piles */
         }
@@ -772,7 +773,7 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
         lane_i32 flags = lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES);
         for (int j = 0; j < 2; ++j) {
             point_lanes p = load_point(g, j);
-            lane_d speed = get(g, CAROM_CF_RELATIVE_VELOCITY1 + j);
+            lane_d speed = lane_load(cold + (CAROM_CC_RELATIVE_VELOCITY1 + j) * LANES);
             lane_d accumulated = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
             lane_mask bounces =
                 lane_greater(lane_splat(-threshold), speed) &
@@ -812,16 +813,19 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
 /* Field `field` of lane `lane`. */
 #define LANE_FIELD(group, field, lane) (((double*)(group))[(field)*LANES + (lane)])
 
-static void clear_point(void* group, int lane, int point) {
+static void clear_point(void* group, double* cold, int lane, int point) {
     for (int field = CAROM_CF_POINT1; field < CAROM_CF_POINT_END; ++field) {
         LANE_FIELD(group, field + point * CAROM_CF_POINT_STRIDE, lane) = 0.0;
     }
-    LANE_FIELD(group, CAROM_CF_RELATIVE_VELOCITY1 + point, lane) = 0.0;
+    LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) = 0.0;
 }
 
-static void clear_lane(void* group, int lane) {
+static void clear_lane(void* group, double* cold, int lane) {
     for (int field = 0; field < CAROM_CF_COUNT; ++field) {
         LANE_FIELD(group, field, lane) = 0.0;
+    }
+    for (int field = 0; field < CAROM_CC_COUNT; ++field) {
+        LANE_FIELD(cold, field, lane) = 0.0;
     }
     int32_t* ints = carom_contact_ints(group, LANES);
     for (int k = CAROM_CI_STATE_A; k <= CAROM_CI_FLAGS; ++k) {
@@ -829,7 +833,7 @@ static void clear_lane(void* group, int lane) {
     }
 }
 
-static CAROM_FORCE_INLINE void prepare_point(void* group, int lane, int point,
+static CAROM_FORCE_INLINE void prepare_point(void* group, double* cold, int lane, int point,
                                              const carom_contact_point* mp, carom_vec2 normal,
                                              const carom_contact_input* in) {
     double* f = (double*)group + point * CAROM_CF_POINT_STRIDE * LANES + lane;
@@ -858,7 +862,7 @@ static CAROM_FORCE_INLINE void prepare_point(void* group, int lane, int point,
     const carom_body_state* sb = in->body_b;
     carom_vec2 va = carom_add(sa->linear_velocity, carom_cross_sv(sa->angular_velocity, ra));
     carom_vec2 vb = carom_add(sb->linear_velocity, carom_cross_sv(sb->angular_velocity, rb));
-    LANE_FIELD(group, CAROM_CF_RELATIVE_VELOCITY1 + point, lane) =
+    LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) =
         carom_dot(normal, carom_sub(vb, va));
 }
 
@@ -898,7 +902,7 @@ static CAROM_FORCE_INLINE int32_t prepare_block(void* group, int lane,
     return CAROM_CF_BLOCK;
 }
 
-static void prepare_lane(void* group, int lane, const carom_contact_input* in) {
+static void prepare_lane(void* group, double* cold, int lane, const carom_contact_input* in) {
     const carom_contact* contact = in->contact;
     double ima = in->mass_a.inv_mass, imb = in->mass_b.inv_mass;
     int32_t* ints = carom_contact_ints(group, LANES);
@@ -907,16 +911,16 @@ static void prepare_lane(void* group, int lane, const carom_contact_input* in) {
     LANE_FIELD(group, CAROM_CF_NORMAL_X, lane) = contact->normal.x;
     LANE_FIELD(group, CAROM_CF_NORMAL_Y, lane) = contact->normal.y;
     LANE_FIELD(group, CAROM_CF_FRICTION, lane) = contact->friction;
-    LANE_FIELD(group, CAROM_CF_RESTITUTION, lane) = contact->restitution;
+    LANE_FIELD(cold, CAROM_CC_RESTITUTION, lane) = contact->restitution;
     LANE_FIELD(group, CAROM_CF_INV_MASS_A, lane) = ima;
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
     LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = imb;
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    prepare_point(group, lane, 0, &contact->points[0], contact->normal, in);
+    prepare_point(group, cold, lane, 0, &contact->points[0], contact->normal, in);
     if (contact->point_count == 2) {
-        prepare_point(group, lane, 1, &contact->points[1], contact->normal, in);
+        prepare_point(group, cold, lane, 1, &contact->points[1], contact->normal, in);
     } else {
-        clear_point(group, lane, 1); /* a second point with no mass: pushes nothing */
+        clear_point(group, cold, lane, 1); /* a second point with no mass: pushes nothing */
     }
     int32_t block = prepare_block(group, lane, contact, in);
     /* no point has pushed yet this step */

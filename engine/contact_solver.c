@@ -250,6 +250,14 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
     carom_solver* solver = &world->solver;
     const carom_contact_kernel* kernel = solver->kernel;
     for (int i = begin; i < end; ++i) {
+        if (i + CONTACTS_AHEAD < end) { /* the bodies of a pile's contacts are anywhere */
+            int ahead_a = solver->state_a[i + CONTACTS_AHEAD];
+            int ahead_b = solver->state_b[i + CONTACTS_AHEAD];
+            __builtin_prefetch(&solver->states[ahead_a]);
+            __builtin_prefetch(&solver->states[ahead_b]);
+            __builtin_prefetch(&solver->masses[ahead_a]);
+            __builtin_prefetch(&solver->masses[ahead_b]);
+        }
         int slot = solver->constraint_slots[i];
         lane_writer w = slot_lane(solver, slot);
         int a = solver->state_a[i];

@@ -317,6 +317,16 @@ carom_constraint_point_result carom_contact_solver_point(const carom_world* worl
 void carom_contact_solver_store(carom_world* world, int begin, int end) {
     carom_solver* solver = &world->solver;
     for (int i = begin; i < end; ++i) {
+        if (i + CONTACTS_AHEAD < end) { /* in contact order, the lanes read are anywhere */
+            lane_writer ahead = slot_lane(solver, solver->constraint_slots[i + CONTACTS_AHEAD]);
+            for (int j = 0; j < 2; ++j) {
+                int base = j * CAROM_CF_POINT_STRIDE;
+                __builtin_prefetch(carom_contact_field(ahead.group, ahead.lanes,
+                                                       base + CAROM_CF_NORMAL_IMPULSE, ahead.lane));
+                __builtin_prefetch(carom_contact_field(
+                    ahead.group, ahead.lanes, base + CAROM_CF_TANGENT_IMPULSE, ahead.lane));
+            }
+        }
         carom_contact* contact = &world->contacts[solver->constraint_contacts[i]];
         lane_writer w = slot_lane(solver, solver->constraint_slots[i]);
         for (int j = 0; j < contact->point_count; ++j) {

@@ -19,11 +19,19 @@
 
 /* ---- Which kernel ------------------------------------------------------------------------- */
 
-/* The kernel used by default: the fastest this machine runs, which is not the widest. 8 lanes
- * (AVX-512) measured slower than 4 (AVX2) on this project's machine, 34.6 against 29.1 ms a step
- * of many_pyramids 20: the gathers and scatters of a group of 8 bodies' states, and the
- * frequency AVX-512 costs, outweigh the halved loop count. 8 stays available on request. */
-static const carom_contact_kernel* fastest_kernel(void) {
+/* The default: the widest kernel this machine runs for worlds whose constraints stay within the
+ * caches, and 4 lanes beyond, where 8 (AVX-512) measured slower. Which is faster depends on
+ * the size of the step's constraint data (CPU time, interleaved runs on this project's 2-core
+ * AMD EPYC): with 8 lanes instead of 4, the 40-row pyramid (about 1,600 constraints) took 0.62
+ * against 0.73 ms a step and the large pyramid (about 10,000) 5.9 against 6.3 ms, the smash and
+ * the 16,000-ball rain the same, many_pyramids (about 58,000) 36.9 against 31.9 ms: there the
+ * passes stream their groups from memory, and 8 lanes gather and scatter more bodies' states
+ * per group for no fewer bytes. The width never changes a result bit, so the choice may follow
+ * the world's size from step to step. */
+#define WIDEST_LANES_MAX_CONSTRAINTS 25000
+
+/* The widest kernel this machine runs, and the widest at most 4 lanes wide. */
+static const carom_contact_kernel* kernel_up_to_4(void) {
 #if defined(CAROM_HAVE_LANES4)
     if (__builtin_cpu_supports("avx2")) {
         return &carom_contact_kernel_lanes4;
@@ -32,34 +40,34 @@ static const carom_contact_kernel* fastest_kernel(void) {
     return &carom_contact_kernel_lanes2;
 }
 
-/* The widest kernel this machine runs. */
 static const carom_contact_kernel* widest_kernel(void) {
 #if defined(CAROM_HAVE_LANES8)
     if (__builtin_cpu_supports("avx512f")) {
         return &carom_contact_kernel_lanes8;
     }
 #endif
-    return fastest_kernel();
+    return kernel_up_to_4();
 }
 
-/* NULL: not chosen yet (the fastest is chosen at the first step). Atomic, because worlds may be
- * stepped on several threads while one of them asks for another width. */
+/* NULL: the default, chosen step by step. Atomic, because worlds may be stepped on several
+ * threads while one of them asks for another width. */
 static _Atomic(const carom_contact_kernel*) chosen_kernel = NULL;
 
-const carom_contact_kernel* carom_contact_kernel_current(void) {
+const carom_contact_kernel* carom_contact_kernel_for(int constraint_count) {
     const carom_contact_kernel* kernel = atomic_load_explicit(&chosen_kernel, memory_order_relaxed);
-    if (kernel == NULL) {
-        kernel = fastest_kernel();
-        atomic_store_explicit(&chosen_kernel, kernel, memory_order_relaxed);
+    if (kernel != NULL) {
+        return kernel;
     }
-    return kernel;
+    return constraint_count > WIDEST_LANES_MAX_CONSTRAINTS ? kernel_up_to_4() : widest_kernel();
 }
 
 carom_status carom_set_solver_lanes(int lanes) {
     const carom_contact_kernel* kernel = NULL;
     if (lanes == 0) {
-        kernel = fastest_kernel();
-    } else if (lanes == 1) {
+        atomic_store_explicit(&chosen_kernel, NULL, memory_order_relaxed);
+        return CAROM_OK;
+    }
+    if (lanes == 1) {
         kernel = &carom_contact_kernel_lanes1;
     } else if (lanes == 2) {
         kernel = &carom_contact_kernel_lanes2;
@@ -86,7 +94,8 @@ carom_status carom_set_solver_lanes(int lanes) {
 }
 
 int carom_get_solver_lanes(void) {
-    return carom_contact_kernel_current()->lanes;
+    const carom_contact_kernel* kernel = atomic_load_explicit(&chosen_kernel, memory_order_relaxed);
+    return (kernel != NULL ? kernel : widest_kernel())->lanes;
 }
 
 /* ---- Preparing ---------------------------------------------------------------------------- */
@@ -184,11 +193,11 @@ static void allocate_groups(carom_solver* solver, int lanes, int group_count, in
 
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings) {
     carom_solver* solver = &world->solver;
-    const carom_contact_kernel* kernel = carom_contact_kernel_current();
-    int lanes = kernel->lanes;
-    solver->kernel = kernel;
     collect_constraints(world);
     int count = (int)arrlen(solver->constraint_contacts);
+    const carom_contact_kernel* kernel = carom_contact_kernel_for(count);
+    int lanes = kernel->lanes;
+    solver->kernel = kernel;
     arrsetlen(solver->constraint_colors, count);
     arrsetlen(solver->constraint_slots, count);
     carom_graph_color(&solver->graph, solver->moving_a, solver->moving_b, count,

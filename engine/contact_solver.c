@@ -19,13 +19,19 @@
 
 /* ---- Which kernel ------------------------------------------------------------------------- */
 
-/* The widest kernel this machine runs. */
-static const carom_contact_kernel* widest_kernel(void) {
-#if defined(CAROM_HAVE_LANES8)
-    if (__builtin_cpu_supports("avx512f")) {
-        return &carom_contact_kernel_lanes8;
-    }
-#endif
+/* The default: the widest kernel this machine runs for worlds whose constraints stay within the
+ * caches, and 4 lanes beyond, where 8 (AVX-512) measured slower. Which is faster depends on
+ * the size of the step's constraint data (CPU time, interleaved runs on this project's 2-core
+ * AMD EPYC): with 8 lanes instead of 4, the 40-row pyramid (about 1,600 constraints) took 0.62
+ * against 0.73 ms a step and the large pyramid (about 10,000) 5.9 against 6.3 ms, the smash and
+ * the 16,000-ball rain the same, many_pyramids (about 58,000) 36.9 against 31.9 ms: there the
+ * passes stream their groups from memory, and 8 lanes gather and scatter more bodies' states
+ * per group for no fewer bytes. The width never changes a result bit, so the choice may follow
+ * the world's size from step to step. */
+#define WIDEST_LANES_MAX_CONSTRAINTS 25000
+
+/* The widest kernel this machine runs, and the widest at most 4 lanes wide. */
+static const carom_contact_kernel* kernel_up_to_4(void) {
 #if defined(CAROM_HAVE_LANES4)
     if (__builtin_cpu_supports("avx2")) {
         return &carom_contact_kernel_lanes4;
@@ -34,24 +40,34 @@ static const carom_contact_kernel* widest_kernel(void) {
     return &carom_contact_kernel_lanes2;
 }
 
-/* NULL: not chosen yet (the widest is chosen at the first step). Atomic, because worlds may be
- * stepped on several threads while one of them asks for another width. */
+static const carom_contact_kernel* widest_kernel(void) {
+#if defined(CAROM_HAVE_LANES8)
+    if (__builtin_cpu_supports("avx512f")) {
+        return &carom_contact_kernel_lanes8;
+    }
+#endif
+    return kernel_up_to_4();
+}
+
+/* NULL: the default, chosen step by step. Atomic, because worlds may be stepped on several
+ * threads while one of them asks for another width. */
 static _Atomic(const carom_contact_kernel*) chosen_kernel = NULL;
 
-const carom_contact_kernel* carom_contact_kernel_current(void) {
+const carom_contact_kernel* carom_contact_kernel_for(int constraint_count) {
     const carom_contact_kernel* kernel = atomic_load_explicit(&chosen_kernel, memory_order_relaxed);
-    if (kernel == NULL) {
-        kernel = widest_kernel();
-        atomic_store_explicit(&chosen_kernel, kernel, memory_order_relaxed);
+    if (kernel != NULL) {
+        return kernel;
     }
-    return kernel;
+    return constraint_count > WIDEST_LANES_MAX_CONSTRAINTS ? kernel_up_to_4() : widest_kernel();
 }
 
 carom_status carom_set_solver_lanes(int lanes) {
     const carom_contact_kernel* kernel = NULL;
     if (lanes == 0) {
-        kernel = widest_kernel();
-    } else if (lanes == 1) {
+        atomic_store_explicit(&chosen_kernel, NULL, memory_order_relaxed);
+        return CAROM_OK;
+    }
+    if (lanes == 1) {
         kernel = &carom_contact_kernel_lanes1;
     } else if (lanes == 2) {
         kernel = &carom_contact_kernel_lanes2;
@@ -68,7 +84,7 @@ carom_status carom_set_solver_lanes(int lanes) {
 #endif
     if (kernel == NULL) {
         return carom_fail(CAROM_ERROR_OUT_OF_RANGE,
-                          "solver lanes %d: this build on this machine runs 0 (the widest), 1, 2"
+                          "solver lanes %d: this build on this machine runs 0 (the default), 1, 2"
                           "%s%s",
                           lanes, widest_kernel()->lanes >= 4 ? ", 4" : "",
                           widest_kernel()->lanes >= 8 ? ", 8" : "");
@@ -78,7 +94,8 @@ carom_status carom_set_solver_lanes(int lanes) {
 }
 
 int carom_get_solver_lanes(void) {
-    return carom_contact_kernel_current()->lanes;
+    const carom_contact_kernel* kernel = atomic_load_explicit(&chosen_kernel, memory_order_relaxed);
+    return (kernel != NULL ? kernel : widest_kernel())->lanes;
 }
 
 /* ---- Preparing ---------------------------------------------------------------------------- */
@@ -86,6 +103,7 @@ int carom_get_solver_lanes(void) {
 /* One constraint's lane: its group, the group's width, and which lane. */
 typedef struct lane_writer {
     void* group;
+    double* cold; /* the group's cold group */
     int lanes;
     int lane;
 } lane_writer;
@@ -95,19 +113,27 @@ typedef struct lane_writer {
 static lane_writer slot_lane(const carom_solver* solver, int slot) {
     if (slot >= 0) {
         int lanes = solver->kernel->lanes;
-        lane_writer w = {(unsigned char*)solver->groups +
-                             carom_contact_group_size(lanes) * (size_t)(slot / lanes),
-                         lanes, slot % lanes};
+        size_t group = (size_t)(slot / lanes);
+        lane_writer w = {(unsigned char*)solver->groups + carom_contact_group_size(lanes) * group,
+                         solver->colds + group * CAROM_CC_COUNT * (size_t)lanes, lanes,
+                         slot % lanes};
         return w;
     }
-    lane_writer w = {
-        (unsigned char*)solver->overflow + carom_contact_group_size(1) * (size_t)(-1 - slot), 1, 0};
+    size_t group = (size_t)(-1 - slot);
+    lane_writer w = {(unsigned char*)solver->overflow + carom_contact_group_size(1) * group,
+                     solver->overflow_colds + group * CAROM_CC_COUNT, 1, 0};
     return w;
 }
 
 static double get(const lane_writer* w, int field) {
     return *carom_contact_field(w->group, w->lanes, field, w->lane);
 }
+
+/* Contacts ahead of the one being read that are fetched into the cache early. The contacts are
+ * read in id order, but the ones with points are spread through the contact array, a few
+ * hundred bytes apart: each read waited on memory (two thirds of carom_contact_solver_prepare's
+ * time on many_pyramids). Only a hint: no result depends on it. */
+#define CONTACTS_AHEAD 8
 
 /* The contacts that become constraints, in id order, the states of their bodies (the rest
  * state for a body the solver does not move), and the states each may change (dynamic ones;
@@ -121,7 +147,11 @@ static void collect_constraints(carom_world* world) {
     arrsetlen(solver->state_a, 0);
     arrsetlen(solver->state_b, 0);
     const int* body_states = solver->body_states;
-    for (int k = 0; k < (int)arrlen(world->touching_contacts); ++k) {
+    int touching = (int)arrlen(world->touching_contacts);
+    for (int k = 0; k < touching; ++k) {
+        if (k + CONTACTS_AHEAD < touching) {
+            __builtin_prefetch(&world->contacts[world->touching_contacts[k + CONTACTS_AHEAD]]);
+        }
         int i = world->touching_contacts[k];
         const carom_contact* contact = &world->contacts[i];
         int a = body_states[contact->edges[0].body];
@@ -142,26 +172,32 @@ static void collect_constraints(carom_world* world) {
     }
 }
 
-/* Room for the coloured groups and the overflow's, each starting on a 64-byte boundary. */
+/* Room for the coloured groups and the overflow's, each starting on a 64-byte boundary, then
+ * their cold groups. */
 static void allocate_groups(carom_solver* solver, int lanes, int group_count, int overflow_count) {
     size_t group_bytes = carom_contact_group_size(lanes) * (size_t)group_count;
     size_t overflow_bytes = carom_contact_group_size(1) * (size_t)overflow_count;
-    arrsetlen(solver->group_memory, group_bytes + overflow_bytes + 64);
+    size_t cold_bytes = carom_contact_cold_size(lanes) * (size_t)group_count;
+    size_t overflow_cold_bytes = carom_contact_cold_size(1) * (size_t)overflow_count;
+    arrsetlen(solver->group_memory,
+              group_bytes + overflow_bytes + cold_bytes + overflow_cold_bytes + 64);
     uintptr_t base = (uintptr_t)solver->group_memory;
     unsigned char* aligned = solver->group_memory + ((64 - (base & 63)) & 63);
     solver->groups = aligned;
     solver->group_count = group_count;
     solver->overflow = aligned + group_bytes;
     solver->overflow_count = overflow_count;
+    solver->colds = (double*)(aligned + group_bytes + overflow_bytes);
+    solver->overflow_colds = (double*)(aligned + group_bytes + overflow_bytes + cold_bytes);
 }
 
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings) {
     carom_solver* solver = &world->solver;
-    const carom_contact_kernel* kernel = carom_contact_kernel_current();
-    int lanes = kernel->lanes;
-    solver->kernel = kernel;
     collect_constraints(world);
     int count = (int)arrlen(solver->constraint_contacts);
+    const carom_contact_kernel* kernel = carom_contact_kernel_for(count);
+    int lanes = kernel->lanes;
+    solver->kernel = kernel;
     arrsetlen(solver->constraint_colors, count);
     arrsetlen(solver->constraint_slots, count);
     carom_graph_color(&solver->graph, solver->moving_a, solver->moving_b, count,
@@ -207,7 +243,7 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
         int colour_groups = (colour_count + lanes - 1) / lanes;
         for (int lane = colour_count % lanes; lane > 0 && lane < lanes; ++lane) {
             lane_writer w = slot_lane(solver, (group + colour_groups - 1) * lanes + lane);
-            kernel->clear(w.group, w.lane);
+            kernel->clear(w.group, w.cold, w.lane);
         }
         group += colour_groups;
     }
@@ -223,6 +259,14 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
     carom_solver* solver = &world->solver;
     const carom_contact_kernel* kernel = solver->kernel;
     for (int i = begin; i < end; ++i) {
+        if (i + CONTACTS_AHEAD < end) { /* the bodies of a pile's contacts are anywhere */
+            int ahead_a = solver->state_a[i + CONTACTS_AHEAD];
+            int ahead_b = solver->state_b[i + CONTACTS_AHEAD];
+            __builtin_prefetch(&solver->states[ahead_a]);
+            __builtin_prefetch(&solver->states[ahead_b]);
+            __builtin_prefetch(&solver->masses[ahead_a]);
+            __builtin_prefetch(&solver->masses[ahead_b]);
+        }
         int slot = solver->constraint_slots[i];
         lane_writer w = slot_lane(solver, slot);
         int a = solver->state_a[i];
@@ -234,7 +278,8 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
                                      &solver->states[b],
                                      solver->masses[a],
                                      solver->masses[b]};
-        (slot >= 0 ? kernel : &carom_contact_kernel_lanes1)->prepare(w.group, w.lane, &input);
+        (slot >= 0 ? kernel : &carom_contact_kernel_lanes1)->prepare(w.group, w.cold, w.lane,
+                                                                     &input);
     }
 }
 
@@ -258,9 +303,10 @@ void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* 
 void carom_contact_solver_restitution(carom_world* world) {
     carom_solver* solver = &world->solver;
     double threshold = world->def.restitution_threshold;
-    carom_contact_kernel_lanes1.restitution(solver->overflow, solver->overflow_count,
-                                            solver->states, threshold);
-    solver->kernel->restitution(solver->groups, solver->group_count, solver->states, threshold);
+    carom_contact_kernel_lanes1.restitution(solver->overflow, solver->overflow_colds,
+                                            solver->overflow_count, solver->states, threshold);
+    solver->kernel->restitution(solver->groups, solver->colds, solver->group_count,
+                                solver->states, threshold);
 }
 
 /* ---- Reading back ------------------------------------------------------------------------- */
@@ -269,15 +315,27 @@ carom_constraint_point_result carom_contact_solver_point(const carom_world* worl
                                                          int point) {
     lane_writer w = slot_lane(&world->solver, world->solver.constraint_slots[constraint]);
     int base = point * CAROM_CF_POINT_STRIDE;
+    int32_t flags = carom_contact_ints(w.group, w.lanes)[CAROM_CI_FLAGS * w.lanes + w.lane];
     carom_constraint_point_result result = {
         get(&w, base + CAROM_CF_NORMAL_IMPULSE), get(&w, base + CAROM_CF_TANGENT_IMPULSE),
-        get(&w, base + CAROM_CF_MAX_NORMAL_IMPULSE), get(&w, CAROM_CF_RELATIVE_VELOCITY1 + point)};
+        w.cold[(CAROM_CC_RELATIVE_VELOCITY1 + point) * w.lanes + w.lane],
+        (flags & (CAROM_CF_PUSHED1 << point)) != 0};
     return result;
 }
 
 void carom_contact_solver_store(carom_world* world, int begin, int end) {
     carom_solver* solver = &world->solver;
     for (int i = begin; i < end; ++i) {
+        if (i + CONTACTS_AHEAD < end) { /* in contact order, the lanes read are anywhere */
+            lane_writer ahead = slot_lane(solver, solver->constraint_slots[i + CONTACTS_AHEAD]);
+            for (int j = 0; j < 2; ++j) {
+                int base = j * CAROM_CF_POINT_STRIDE;
+                __builtin_prefetch(carom_contact_field(ahead.group, ahead.lanes,
+                                                       base + CAROM_CF_NORMAL_IMPULSE, ahead.lane));
+                __builtin_prefetch(carom_contact_field(
+                    ahead.group, ahead.lanes, base + CAROM_CF_TANGENT_IMPULSE, ahead.lane));
+            }
+        }
         carom_contact* contact = &world->contacts[solver->constraint_contacts[i]];
         lane_writer w = slot_lane(solver, solver->constraint_slots[i]);
         for (int j = 0; j < contact->point_count; ++j) {

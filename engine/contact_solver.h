@@ -6,8 +6,9 @@
  * by side, then the constraints' body state indices and flags. A kernel solves a whole group at
  * once, one constraint per lane, with lane values of that width (lanes.h). The kernels are one
  * source, contact_solver_lanes.h, compiled once per width (contact_solver_lanes1.c ... 8.c, the
- * wider ones for the instruction sets that have them); carom_contact_kernel() picks the widest
- * this machine runs, unless carom_set_solver_lanes() asked for another. Whatever the width, every
+ * wider ones for the instruction sets that have them); carom_contact_kernel_for() picks the
+ * fastest this machine runs for the step's number of constraints, unless carom_set_solver_lanes()
+ * asked for another. Whatever the width, every
  * lane does the same operations on its own constraint, so the bits of a step never depend on it
  * (tests/test_contact_solver.c steps the same worlds at every width and compares them).
  *
@@ -31,8 +32,11 @@ typedef struct carom_state_mass {
     double inv_mass, inv_inertia;
 } carom_state_mass;
 
-/* The doubles of a constraint, each stored as `lanes` consecutive values in its group. What the
- * substep loops read comes first; restitution's fields last. */
+/* The doubles of a constraint, each stored as `lanes` consecutive values in its group. A
+ * group's size is what every pass streams through the caches (a pile of tens of thousands of
+ * contacts does not fit in them), so it holds only what the substep loops read: whether a lane
+ * may use the 2x2 block and whether a point pushed are bits of the lane's flags (below), and
+ * what only restitution and the hit events read is in a group of its own (the cold fields). */
 enum carom_contact_field {
     CAROM_CF_NORMAL_X,
     CAROM_CF_NORMAL_Y,
@@ -41,8 +45,7 @@ enum carom_contact_field {
     CAROM_CF_INV_INERTIA_A,
     CAROM_CF_INV_MASS_B,
     CAROM_CF_INV_INERTIA_B,
-    CAROM_CF_BLOCK,   /* 1: both normal impulses may be solved together (2x2 block), else 0 */
-    CAROM_CF_INV_K11, /* the block's inverse normal mass matrix */
+    CAROM_CF_INV_K11, /* the block's inverse normal mass matrix; 0 where CAROM_CF_BLOCK is not set */
     CAROM_CF_INV_K12,
     CAROM_CF_INV_K22,
     CAROM_CF_POINT1, /* the first point's fields start here, the second's CAROM_CF_POINT_STRIDE on
@@ -56,24 +59,43 @@ enum carom_contact_field {
     CAROM_CF_TANGENT_MASS,
     CAROM_CF_NORMAL_IMPULSE, /* accumulated (N s) */
     CAROM_CF_TANGENT_IMPULSE,
-    CAROM_CF_MAX_NORMAL_IMPULSE, /* largest single normal impulse this step: did it push? */
     CAROM_CF_POINT_END,
     CAROM_CF_POINT_STRIDE = CAROM_CF_POINT_END - CAROM_CF_POINT1,
-    CAROM_CF_RESTITUTION = CAROM_CF_POINT1 + 2 * CAROM_CF_POINT_STRIDE,
-    CAROM_CF_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
-    CAROM_CF_RELATIVE_VELOCITY2,
-    CAROM_CF_COUNT
+    CAROM_CF_COUNT = CAROM_CF_POINT1 + 2 * CAROM_CF_POINT_STRIDE
 };
 
-/* Per-lane flags: which of the two bodies the constraint may change. Static and kinematic
- * bodies are read (a kinematic body's velocity matters) but never written, so lanes of one
- * colour may share them. A padding lane has neither flag and all-zero fields: it moves nothing. */
-enum { CAROM_CF_WRITE_A = 1, CAROM_CF_WRITE_B = 2 };
+/* The cold fields: each group has a cold group beside it, in an array of their own in the same
+ * order, with `lanes` doubles of each. */
+enum carom_contact_cold_field {
+    CAROM_CC_RESTITUTION,
+    CAROM_CC_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
+    CAROM_CC_RELATIVE_VELOCITY2,
+    CAROM_CC_COUNT
+};
 
-/* Bytes of one group of `lanes` constraints: the doubles, then four int32 per lane (state A,
- * state B, flags, contact id), rounded up to 64 bytes so every group starts on a cache line. */
+/* Bytes of one cold group of `lanes` constraints. */
+static inline size_t carom_contact_cold_size(int lanes) {
+    return (size_t)lanes * CAROM_CC_COUNT * sizeof(double);
+}
+
+/* Per-lane flags. CAROM_CF_WRITE_A and _B: which of the two bodies the constraint may change.
+ * Static and kinematic bodies are read (a kinematic body's velocity matters) but never written,
+ * so lanes of one colour may share them. A padding lane has no flag and all-zero fields: it
+ * moves nothing. CAROM_CF_BLOCK: both normal impulses may be solved together (the 2x2 block).
+ * CAROM_CF_PUSHED1 and _2 (CAROM_CF_PUSHED1 << point): a normal impulse of the step at that
+ * point was positive, i.e. the point pushed (restitution, hit events, touching). */
+enum {
+    CAROM_CF_WRITE_A = 1,
+    CAROM_CF_WRITE_B = 2,
+    CAROM_CF_BLOCK = 4,
+    CAROM_CF_PUSHED1 = 8,
+    CAROM_CF_PUSHED2 = 16
+};
+
+/* Bytes of one group of `lanes` constraints: the doubles, then three int32 per lane (state A,
+ * state B, flags), rounded up to 64 bytes so every group starts on a cache line. */
 static inline size_t carom_contact_group_size(int lanes) {
-    size_t bytes = (size_t)lanes * (CAROM_CF_COUNT * sizeof(double) + 4 * sizeof(int32_t));
+    size_t bytes = (size_t)lanes * (CAROM_CF_COUNT * sizeof(double) + 3 * sizeof(int32_t));
     return (bytes + 63) & ~(size_t)63;
 }
 
@@ -82,11 +104,11 @@ static inline double* carom_contact_field(void* group, int lanes, int field, int
     return (double*)group + (size_t)field * (size_t)lanes + (size_t)lane;
 }
 
-/* The int32 arrays after the doubles: state A, state B, flags and contact id, `lanes` each. */
+/* The int32 arrays after the doubles: state A, state B and flags, `lanes` each. */
 static inline int32_t* carom_contact_ints(void* group, int lanes) {
     return (int32_t*)((double*)group + (size_t)CAROM_CF_COUNT * (size_t)lanes);
 }
-enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_CONTACT };
+enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS };
 
 /* The settings of one pass over the constraints. */
 /* A soft constraint: a spring and damper expressed per substep (Catto, Solver2D, 2024);
@@ -121,18 +143,20 @@ typedef struct carom_contact_input {
 /* The loops of one width: over `count` consecutive groups, or one lane. */
 typedef struct carom_contact_kernel {
     int lanes;
-    /* Write a constraint into lane `lane` of `group`. */
-    void (*prepare)(void* group, int lane, const carom_contact_input* input);
-    /* Zero lane `lane` of `group`: a padding lane, which moves nothing. */
-    void (*clear)(void* group, int lane);
+    /* Write a constraint into lane `lane` of `group` and of its cold group. */
+    void (*prepare)(void* group, double* cold, int lane, const carom_contact_input* input);
+    /* Zero lane `lane` of `group` and of its cold group: a padding lane, which moves nothing. */
+    void (*clear)(void* group, double* cold, int lane);
     /* Apply the accumulated impulses (the start of a substep). */
     void (*warm_start)(void* groups, int count, carom_body_state* states);
     /* One pass of normal and friction impulses; with use_bias, penetration is pushed out
      * softly, without (the relax pass) only velocities are corrected. */
     void (*solve)(void* groups, int count, carom_body_state* states,
                   const carom_solve_settings* settings, bool use_bias);
-    /* Bounce points that approached faster than threshold (m/s) and pushed. */
-    void (*restitution)(void* groups, int count, carom_body_state* states, double threshold);
+    /* Bounce points that approached faster than threshold (m/s) and pushed; `colds` are the
+     * groups' cold groups. */
+    void (*restitution)(void* groups, const double* colds, int count, carom_body_state* states,
+                        double threshold);
 } carom_contact_kernel;
 
 extern const carom_contact_kernel carom_contact_kernel_lanes1;
@@ -144,9 +168,10 @@ extern const carom_contact_kernel carom_contact_kernel_lanes4;
 extern const carom_contact_kernel carom_contact_kernel_lanes8;
 #endif
 
-/* The kernel the solver uses now: the widest this machine runs, or the one asked for with
- * carom_set_solver_lanes(). */
-const carom_contact_kernel* carom_contact_kernel_current(void);
+/* The kernel a step of `constraint_count` contact constraints uses: the one asked for with
+ * carom_set_solver_lanes(), else the fastest this machine runs for that many (the widest, but
+ * at most 4 lanes for a step whose constraints outgrow the caches: contact_solver.c). */
+const carom_contact_kernel* carom_contact_kernel_for(int constraint_count);
 
 typedef struct carom_world carom_world;
 typedef struct carom_solver carom_solver;
@@ -168,8 +193,8 @@ void carom_contact_solver_store(carom_world* world, int begin, int end);
 /* A point of constraint i (in the solver's constraint_contacts order) after the solve. */
 typedef struct carom_constraint_point_result {
     double normal_impulse, tangent_impulse; /* accumulated (N s) */
-    double max_normal_impulse;              /* largest single normal impulse: > 0 if it pushed */
     double approach_velocity;               /* normal relative velocity before the step (m/s) */
+    bool pushed;                            /* a normal impulse of the step was positive */
 } carom_constraint_point_result;
 carom_constraint_point_result carom_contact_solver_point(const carom_world* world, int constraint,
                                                          int point);

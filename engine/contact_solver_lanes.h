@@ -377,14 +377,14 @@ static CAROM_FORCE_INLINE drive_lanes drive(lane_d separation, const spring_lane
     return d;
 }
 
-/* One point's clamped normal impulse from the current velocities; applies it and updates the
- * accumulated and largest impulses, in the lanes of `mask` only unless everywhere
- * (apply_where). */
+/* One point's clamped normal impulse from the current velocities; applies it, updates the
+ * accumulated impulse and sets `pushed` where it is positive, in the lanes of `mask` only unless
+ * everywhere (apply_where). */
 static CAROM_FORCE_INLINE void solve_point_in(lane_mask mask, bool everywhere, body_lanes* a,
                                               body_lanes* b, const constraint_lanes* c,
                                               const point_lanes* p, const drive_lanes* d,
                                               lane_d normal_mass, lane_d* accumulated,
-                                              lane_d* largest) {
+                                              lane_mask* pushed) {
     lane_d vn = relative_speed(a, b, p, c->nx, c->ny);
     lane_d impulse =
         -normal_mass * d->mass_scale * (vn + d->bias) - d->impulse_scale * *accumulated;
@@ -392,11 +392,11 @@ static CAROM_FORCE_INLINE void solve_point_in(lane_mask mask, bool everywhere, b
     impulse = total - *accumulated;
     if (everywhere) {
         *accumulated = total;
-        *largest = lane_max(impulse, *largest);
+        *pushed = *pushed | lane_greater(impulse, lane_zero());
         apply(a, b, c, p, impulse * c->nx, impulse * c->ny);
     } else {
         *accumulated = lane_select(mask, total, *accumulated);
-        *largest = lane_select(mask, lane_max(impulse, *largest), *largest);
+        *pushed = *pushed | (mask & lane_greater(impulse, lane_zero()));
         apply_where(mask, a, b, c, p, impulse * c->nx, impulse * c->ny);
     }
 }
@@ -404,16 +404,16 @@ static CAROM_FORCE_INLINE void solve_point_in(lane_mask mask, bool everywhere, b
 static CAROM_FORCE_INLINE void solve_point(body_lanes* a, body_lanes* b, const constraint_lanes* c,
                                            const point_lanes* p, const drive_lanes* d,
                                            lane_d normal_mass, lane_d* accumulated,
-                                           lane_d* largest) {
-    solve_point_in(lane_zero_mask(), true, a, b, c, p, d, normal_mass, accumulated, largest);
+                                           lane_mask* pushed) {
+    solve_point_in(lane_zero_mask(), true, a, b, c, p, d, normal_mass, accumulated, pushed);
 }
 
 /* solve_point in the lanes of `mask` only (apply_where). */
 static CAROM_FORCE_INLINE void solve_point_where(lane_mask mask, body_lanes* a, body_lanes* b,
                                                  const constraint_lanes* c, const point_lanes* p,
                                                  const drive_lanes* d, lane_d normal_mass,
-                                                 lane_d* accumulated, lane_d* largest) {
-    solve_point_in(mask, false, a, b, c, p, d, normal_mass, accumulated, largest);
+                                                 lane_d* accumulated, lane_mask* pushed) {
+    solve_point_in(mask, false, a, b, c, p, d, normal_mass, accumulated, pushed);
 }
 
 /* Friction at a point, within the cone of its normal impulse; in the lanes of `mask` only
@@ -456,7 +456,7 @@ static CAROM_FORCE_INLINE void solve_friction(body_lanes* a, body_lanes* b,
 static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b,
                                                     const constraint_lanes* c, const point_lanes* p,
                                                     const drive_lanes* d, lane_d* normal,
-                                                    lane_d* largest, const lane_d* normal_mass,
+                                                    lane_mask* pushed, const lane_d* normal_mass,
                                                     const lane_d* separation, int flip,
                                                     lane_mask second, bool all_second) {
     lane_mask tie_break = flip ? ~(lane_mask){0} : (lane_mask){0};
@@ -467,7 +467,8 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
     }
     point_lanes q[2];
     drive_lanes e[2];
-    lane_d mass[2], accumulated[2], top[2];
+    lane_d mass[2], accumulated[2];
+    lane_mask top[2];
     for (int j = 0; j < 2; ++j) {
         int o = 1 - j;
         q[j].rax = lane_select(swap, p[o].rax, p[j].rax);
@@ -479,7 +480,7 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
         e[j].impulse_scale = lane_select(swap, d[o].impulse_scale, d[j].impulse_scale);
         mass[j] = lane_select(swap, normal_mass[o], normal_mass[j]);
         accumulated[j] = lane_select(swap, normal[o], normal[j]);
-        top[j] = lane_select(swap, largest[o], largest[j]);
+        top[j] = lane_select_mask(swap, pushed[o], pushed[j]);
     }
     solve_point(a, b, c, &q[0], &e[0], mass[0], &accumulated[0], &top[0]);
     if (all_second) {
@@ -490,7 +491,7 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
     for (int j = 0; j < 2; ++j) {
         int o = 1 - j;
         normal[j] = lane_select(swap, accumulated[o], accumulated[j]);
-        largest[j] = lane_select(swap, top[o], top[j]);
+        pushed[j] = lane_select_mask(swap, top[o], top[j]);
     }
 }
 
@@ -506,9 +507,23 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
  * and sag 0.85 m, against 1.4 cm and 0.55 m in order. */
 static CAROM_FORCE_INLINE void
 solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, const point_lanes* p,
-                   const drive_lanes* d, group_view g, lane_d* normal, lane_d* largest,
+                   const drive_lanes* d, group_view g, lane_d* normal, lane_mask* pushed,
                    const lane_d* normal_mass, const lane_d* separation, int flip,
                    lane_mask second, bool all_second) {
+    lane_mask alike =
+        lane_flag_mask(lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES), CAROM_CF_BLOCK) &
+        ((lane_greater(separation[0], lane_zero()) & lane_greater(separation[1], lane_zero())) |
+         (lane_equal(separation[0], separation[1]) &
+          lane_equal(d[0].mass_scale, d[1].mass_scale)));
+    /* Most groups take one way in every lane (piles: in order; symmetric stacks: the block):
+     * only the way taken is worked out, with the same bits as the mixed case below. In a pile
+     * no lane's points are alike, and the block's impulses are not even worked out: that was a
+     * tenth of the pass. */
+    if (!lane_any(alike)) {
+        solve_normal_ordered(a, b, c, p, d, normal, pushed, normal_mass, separation, flip,
+                             second, all_second);
+        return;
+    }
     lane_d rhs1 = relative_speed(a, b, &p[0], c->nx, c->ny) + d[0].bias;
     lane_d rhs2 = relative_speed(a, b, &p[1], c->nx, c->ny) + d[1].bias;
     lane_d k11 = get(g, CAROM_CF_INV_K11);
@@ -518,17 +533,10 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     lane_d is = d[0].impulse_scale;
     lane_d block[2] = {-ms * (k11 * rhs1 + k12 * rhs2) - is * normal[0],
                        -ms * (k12 * rhs1 + k22 * rhs2) - is * normal[1]};
-    lane_mask use_block =
-        lane_greater(get(g, CAROM_CF_BLOCK), lane_zero()) &
-        ((lane_greater(separation[0], lane_zero()) & lane_greater(separation[1], lane_zero())) |
-         (lane_equal(separation[0], separation[1]) &
-          lane_equal(d[0].mass_scale, d[1].mass_scale))) &
-        ~lane_greater(lane_zero(), normal[0] + block[0]) &
-        ~lane_greater(lane_zero(), normal[1] + block[1]);
-    /* Most groups take one way in every lane (piles: in order; symmetric stacks: the block):
-     * only the way taken is worked out, with the same bits as the mixed case below. */
+    lane_mask use_block = alike & ~lane_greater(lane_zero(), normal[0] + block[0]) &
+                          ~lane_greater(lane_zero(), normal[1] + block[1]);
     if (!lane_any(use_block)) {
-        solve_normal_ordered(a, b, c, p, d, normal, largest, normal_mass, separation, flip,
+        solve_normal_ordered(a, b, c, p, d, normal, pushed, normal_mass, separation, flip,
                              second, all_second);
         return;
     }
@@ -536,7 +544,7 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
         for (int j = 0; j < 2; ++j) {
             apply(a, b, c, &p[j], block[j] * c->nx, block[j] * c->ny);
             normal[j] = normal[j] + block[j];
-            largest[j] = lane_max(block[j], largest[j]);
+            pushed[j] = pushed[j] | lane_greater(block[j], lane_zero());
         }
         return;
     }
@@ -545,8 +553,8 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
         apply(&block_a, &block_b, c, &p[j], block[j] * c->nx, block[j] * c->ny);
     }
     lane_d single[2] = {normal[0], normal[1]};
-    lane_d single_largest[2] = {largest[0], largest[1]};
-    solve_normal_ordered(a, b, c, p, d, single, single_largest, normal_mass, separation, flip,
+    lane_mask single_pushed[2] = {pushed[0], pushed[1]};
+    solve_normal_ordered(a, b, c, p, d, single, single_pushed, normal_mass, separation, flip,
                          second, all_second);
     a->vx = lane_select(use_block, block_a.vx, a->vx);
     a->vy = lane_select(use_block, block_a.vy, a->vy);
@@ -556,7 +564,8 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     b->w = lane_select(use_block, block_b.w, b->w);
     for (int j = 0; j < 2; ++j) {
         normal[j] = lane_select(use_block, normal[j] + block[j], single[j]);
-        largest[j] = lane_select(use_block, lane_max(block[j], largest[j]), single_largest[j]);
+        pushed[j] = lane_select_mask(use_block, pushed[j] | lane_greater(block[j], lane_zero()),
+                                     single_pushed[j]);
     }
 }
 
@@ -564,12 +573,10 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
  * work left out, with the same bits as solve_group gives such a lane. */
 static CAROM_FORCE_INLINE void solve_single_points(group_view g, body_lanes* a, body_lanes* b,
                                                    const constraint_lanes* c, const point_lanes* p,
-                                                   const drive_lanes* d) {
+                                                   const drive_lanes* d, lane_mask* pushed) {
     lane_d normal = get(g, PF(0, CAROM_CF_NORMAL_IMPULSE));
-    lane_d largest = get(g, PF(0, CAROM_CF_MAX_NORMAL_IMPULSE));
-    solve_point(a, b, c, p, d, get(g, PF(0, CAROM_CF_NORMAL_MASS)), &normal, &largest);
+    solve_point(a, b, c, p, d, get(g, PF(0, CAROM_CF_NORMAL_MASS)), &normal, pushed);
     put(g, PF(0, CAROM_CF_NORMAL_IMPULSE), normal);
-    put(g, PF(0, CAROM_CF_MAX_NORMAL_IMPULSE), largest);
     lane_d tangent_impulse = get(g, PF(0, CAROM_CF_TANGENT_IMPULSE));
     solve_friction(a, b, c, p, get(g, CAROM_CF_FRICTION), get(g, PF(0, CAROM_CF_TANGENT_MASS)),
                    normal, &tangent_impulse);
@@ -603,22 +610,20 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
         d[j] = drive(separation[j], &spring, settings, use_bias);
     }
 
+    lane_mask pushed[2] = {lane_zero_mask(), lane_zero_mask()}; /* in this pass */
     if (points == 1) {
-        solve_single_points(g, &a, &b, &c, &p[0], &d[0]);
+        solve_single_points(g, &a, &b, &c, &p[0], &d[0], &pushed[0]);
     } else {
         lane_d normal[2] = {get(g, PF(0, CAROM_CF_NORMAL_IMPULSE)),
                             get(g, PF(1, CAROM_CF_NORMAL_IMPULSE))};
-        lane_d largest[2] = {get(g, PF(0, CAROM_CF_MAX_NORMAL_IMPULSE)),
-                             get(g, PF(1, CAROM_CF_MAX_NORMAL_IMPULSE))};
         lane_d normal_mass[2] = {get(g, PF(0, CAROM_CF_NORMAL_MASS)),
                                  get(g, PF(1, CAROM_CF_NORMAL_MASS))};
-        solve_normal_block(&a, &b, &c, p, d, g, normal, largest, normal_mass, separation,
+        solve_normal_block(&a, &b, &c, p, d, g, normal, pushed, normal_mass, separation,
                            settings->flip, second, all_second);
         /* Friction, within the cone of the normal impulses just found. */
         lane_d friction = get(g, CAROM_CF_FRICTION);
         for (int j = 0; j < 2; ++j) {
             put(g, PF(j, CAROM_CF_NORMAL_IMPULSE), normal[j]);
-            put(g, PF(j, CAROM_CF_MAX_NORMAL_IMPULSE), largest[j]);
             lane_d tangent_impulse = get(g, PF(j, CAROM_CF_TANGENT_IMPULSE));
             lane_d tangent_mass = get(g, PF(j, CAROM_CF_TANGENT_MASS));
             if (j == 0 || all_second) {
@@ -631,6 +636,9 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
             put(g, PF(j, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
         }
     }
+    int32_t* flags = g.ints + CAROM_CI_FLAGS * LANES;
+    lane_store_i32(flags, lane_load_i32(flags) | lane_flag_bits(pushed[0], CAROM_CF_PUSHED1) |
+                              lane_flag_bits(pushed[1], CAROM_CF_PUSHED2));
     scatter(states, g.ints + CAROM_CI_STATE_A * LANES, g.ints + CAROM_CI_FLAGS * LANES,
             CAROM_CF_WRITE_A, &a);
     scatter(states, g.ints + CAROM_CI_STATE_B * LANES, g.ints + CAROM_CI_FLAGS * LANES,
@@ -692,7 +700,8 @@ static CAROM_FORCE_INLINE lane_d lane_inverse_or_zero(lane_d inverse) {
 /* The kinetic energy of the bouncing points' approach along the normal: 1/2 a^T K^-1 a over
  * the points that bounce, with the block's inverse mass matrix where the points have one,
  * else the larger single point's (two points too close for a block act as one). */
-static CAROM_FORCE_INLINE lane_d approach_energy(group_view g, const lane_d* approach) {
+static CAROM_FORCE_INLINE lane_d approach_energy(group_view g, lane_i32 flags,
+                                                  const lane_d* approach) {
     lane_d k11 = get(g, CAROM_CF_INV_K11), k12 = get(g, CAROM_CF_INV_K12);
     lane_d k22 = get(g, CAROM_CF_INV_K22);
     lane_d block = k11 * approach[0] * approach[0] +
@@ -701,7 +710,7 @@ static CAROM_FORCE_INLINE lane_d approach_energy(group_view g, const lane_d* app
     lane_d single = lane_max(get(g, PF(0, CAROM_CF_NORMAL_MASS)) * approach[0] * approach[0],
                              get(g, PF(1, CAROM_CF_NORMAL_MASS)) * approach[1] * approach[1]);
     return lane_splat(0.5) *
-           lane_select(lane_greater(get(g, CAROM_CF_BLOCK), lane_zero()), block, single);
+           lane_select(lane_flag_mask(flags, CAROM_CF_BLOCK), block, single);
 }
 
 /* Take back the part of a constraint's bounce that gives its bodies more energy than
@@ -744,13 +753,14 @@ static CAROM_FORCE_INLINE lane_d limit_bounce(body_lanes* a, body_lanes* b, cons
 /* Drive each approaching point's normal velocity to -restitution times its approach speed
  * before the step, if that speed was above the threshold and the point pushed, within the
  * energy of the approach (limit_bounce). */
-static void restitution_groups(void* groups, int count, carom_body_state* states,
-                               double threshold) {
+static void restitution_groups(void* groups, const double* colds, int count,
+                               carom_body_state* states, double threshold) {
     char* bytes = groups;
     size_t stride = carom_contact_group_size(LANES);
     for (int i = 0; i < count; ++i) {
         group_view g = view(bytes + (size_t)i * stride);
-        lane_d restitution = get(g, CAROM_CF_RESTITUTION);
+        const double* cold = colds + (size_t)i * CAROM_CC_COUNT * LANES;
+        lane_d restitution = lane_load(cold + CAROM_CC_RESTITUTION * LANES);
         if (!lane_any(lane_greater(restitution, lane_zero()))) {
             continue; /* nothing here bounces: most piles */
         }
@@ -760,13 +770,14 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
         constraint_lanes c = load_constraint(g);
         lane_d before[2], bounced[2], approach[2];
         lane_mask second = second_points(get(g, PF(1, CAROM_CF_NORMAL_MASS)));
+        lane_i32 flags = lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES);
         for (int j = 0; j < 2; ++j) {
             point_lanes p = load_point(g, j);
-            lane_d speed = get(g, CAROM_CF_RELATIVE_VELOCITY1 + j);
+            lane_d speed = lane_load(cold + (CAROM_CC_RELATIVE_VELOCITY1 + j) * LANES);
             lane_d accumulated = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
             lane_mask bounces =
                 lane_greater(lane_splat(-threshold), speed) &
-                lane_greater(get(g, PF(j, CAROM_CF_MAX_NORMAL_IMPULSE)), lane_zero()) &
+                lane_flag_mask(flags, CAROM_CF_PUSHED1 << j) &
                 lane_greater(restitution, lane_zero());
             lane_d vn = relative_speed(&a, &b, &p, c.nx, c.ny);
             lane_d impulse = -get(g, PF(j, CAROM_CF_NORMAL_MASS)) * (vn + restitution * speed);
@@ -782,7 +793,7 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
             }
         }
         /* a millionth more, so that rounding never trims an exact bounce */
-        lane_d allowed = restitution * restitution * approach_energy(g, approach) *
+        lane_d allowed = restitution * restitution * approach_energy(g, flags, approach) *
                          lane_splat(1.0 + 1e-6);
         lane_d kept = limit_bounce(&a, &b, &a0, &b0, &c, allowed);
         for (int j = 0; j < 2; ++j) {
@@ -802,24 +813,27 @@ static void restitution_groups(void* groups, int count, carom_body_state* states
 /* Field `field` of lane `lane`. */
 #define LANE_FIELD(group, field, lane) (((double*)(group))[(field)*LANES + (lane)])
 
-static void clear_point(void* group, int lane, int point) {
+static void clear_point(void* group, double* cold, int lane, int point) {
     for (int field = CAROM_CF_POINT1; field < CAROM_CF_POINT_END; ++field) {
         LANE_FIELD(group, field + point * CAROM_CF_POINT_STRIDE, lane) = 0.0;
     }
-    LANE_FIELD(group, CAROM_CF_RELATIVE_VELOCITY1 + point, lane) = 0.0;
+    LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) = 0.0;
 }
 
-static void clear_lane(void* group, int lane) {
+static void clear_lane(void* group, double* cold, int lane) {
     for (int field = 0; field < CAROM_CF_COUNT; ++field) {
         LANE_FIELD(group, field, lane) = 0.0;
     }
+    for (int field = 0; field < CAROM_CC_COUNT; ++field) {
+        LANE_FIELD(cold, field, lane) = 0.0;
+    }
     int32_t* ints = carom_contact_ints(group, LANES);
-    for (int k = CAROM_CI_STATE_A; k <= CAROM_CI_CONTACT; ++k) {
+    for (int k = CAROM_CI_STATE_A; k <= CAROM_CI_FLAGS; ++k) {
         ints[k * LANES + lane] = 0;
     }
 }
 
-static CAROM_FORCE_INLINE void prepare_point(void* group, int lane, int point,
+static CAROM_FORCE_INLINE void prepare_point(void* group, double* cold, int lane, int point,
                                              const carom_contact_point* mp, carom_vec2 normal,
                                              const carom_contact_input* in) {
     double* f = (double*)group + point * CAROM_CF_POINT_STRIDE * LANES + lane;
@@ -833,7 +847,6 @@ static CAROM_FORCE_INLINE void prepare_point(void* group, int lane, int point,
     f[CAROM_CF_BASE_SEPARATION * LANES] = mp->separation;
     f[CAROM_CF_NORMAL_IMPULSE * LANES] = mp->normal_impulse;
     f[CAROM_CF_TANGENT_IMPULSE * LANES] = mp->tangent_impulse;
-    f[CAROM_CF_MAX_NORMAL_IMPULSE * LANES] = 0.0;
     double ima = in->mass_a.inv_mass, iia = in->mass_a.inv_inertia;
     double imb = in->mass_b.inv_mass, iib = in->mass_b.inv_inertia;
     double rna = carom_cross(ra, normal);
@@ -849,21 +862,22 @@ static CAROM_FORCE_INLINE void prepare_point(void* group, int lane, int point,
     const carom_body_state* sb = in->body_b;
     carom_vec2 va = carom_add(sa->linear_velocity, carom_cross_sv(sa->angular_velocity, ra));
     carom_vec2 vb = carom_add(sb->linear_velocity, carom_cross_sv(sb->angular_velocity, rb));
-    LANE_FIELD(group, CAROM_CF_RELATIVE_VELOCITY1 + point, lane) =
+    LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) =
         carom_dot(normal, carom_sub(vb, va));
 }
 
-/* The block's inverse mass matrix (contact_solver.h). Points too close together make the
- * matrix nearly singular: those are solved one by one. */
-static CAROM_FORCE_INLINE void prepare_block(void* group, int lane, const carom_contact* contact,
-                                             const carom_contact_input* in) {
+/* The block's inverse mass matrix (contact_solver.h); returns CAROM_CF_BLOCK if the lane has
+ * one, else 0. Points too close together make the matrix nearly singular: those are solved one
+ * by one. */
+static CAROM_FORCE_INLINE int32_t prepare_block(void* group, int lane,
+                                                const carom_contact* contact,
+                                                const carom_contact_input* in) {
     double* f = (double*)group + lane;
-    f[CAROM_CF_BLOCK * LANES] = 0.0;
     f[CAROM_CF_INV_K11 * LANES] = 0.0;
     f[CAROM_CF_INV_K12 * LANES] = 0.0;
     f[CAROM_CF_INV_K22 * LANES] = 0.0;
     if (contact->point_count != 2) {
-        return;
+        return 0;
     }
     carom_vec2 n = contact->normal;
     double ima = in->mass_a.inv_mass, iia = in->mass_a.inv_inertia;
@@ -879,39 +893,39 @@ static CAROM_FORCE_INLINE void prepare_block(void* group, int lane, const carom_
     double determinant = k11 * k22 - k12 * k12;
     const double max_condition = 1000.0;
     if (!(k11 * k11 < max_condition * determinant)) {
-        return;
+        return 0;
     }
     double inv_det = 1.0 / determinant;
-    f[CAROM_CF_BLOCK * LANES] = 1.0;
     f[CAROM_CF_INV_K11 * LANES] = inv_det * k22;
     f[CAROM_CF_INV_K12 * LANES] = -inv_det * k12;
     f[CAROM_CF_INV_K22 * LANES] = inv_det * k11;
+    return CAROM_CF_BLOCK;
 }
 
-static void prepare_lane(void* group, int lane, const carom_contact_input* in) {
+static void prepare_lane(void* group, double* cold, int lane, const carom_contact_input* in) {
     const carom_contact* contact = in->contact;
     double ima = in->mass_a.inv_mass, imb = in->mass_b.inv_mass;
     int32_t* ints = carom_contact_ints(group, LANES);
     ints[CAROM_CI_STATE_A * LANES + lane] = in->state_a;
     ints[CAROM_CI_STATE_B * LANES + lane] = in->state_b;
-    ints[CAROM_CI_FLAGS * LANES + lane] =
-        (ima > 0.0 ? CAROM_CF_WRITE_A : 0) | (imb > 0.0 ? CAROM_CF_WRITE_B : 0);
-    ints[CAROM_CI_CONTACT * LANES + lane] = contact->id;
     LANE_FIELD(group, CAROM_CF_NORMAL_X, lane) = contact->normal.x;
     LANE_FIELD(group, CAROM_CF_NORMAL_Y, lane) = contact->normal.y;
     LANE_FIELD(group, CAROM_CF_FRICTION, lane) = contact->friction;
-    LANE_FIELD(group, CAROM_CF_RESTITUTION, lane) = contact->restitution;
+    LANE_FIELD(cold, CAROM_CC_RESTITUTION, lane) = contact->restitution;
     LANE_FIELD(group, CAROM_CF_INV_MASS_A, lane) = ima;
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
     LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = imb;
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    prepare_point(group, lane, 0, &contact->points[0], contact->normal, in);
+    prepare_point(group, cold, lane, 0, &contact->points[0], contact->normal, in);
     if (contact->point_count == 2) {
-        prepare_point(group, lane, 1, &contact->points[1], contact->normal, in);
+        prepare_point(group, cold, lane, 1, &contact->points[1], contact->normal, in);
     } else {
-        clear_point(group, lane, 1); /* a second point with no mass: pushes nothing */
+        clear_point(group, cold, lane, 1); /* a second point with no mass: pushes nothing */
     }
-    prepare_block(group, lane, contact, in);
+    int32_t block = prepare_block(group, lane, contact, in);
+    /* no point has pushed yet this step */
+    ints[CAROM_CI_FLAGS * LANES + lane] =
+        (ima > 0.0 ? CAROM_CF_WRITE_A : 0) | (imb > 0.0 ? CAROM_CF_WRITE_B : 0) | block;
 }
 #undef LANE_FIELD
 

@@ -32,6 +32,13 @@ typedef double lane_d __attribute__((vector_size(8 * CAROM_LANES)));
 typedef int64_t lane_mask __attribute__((vector_size(8 * CAROM_LANES)));
 #endif
 
+/* CAROM_LANES int32 as one value: a group's per-lane flags (contact_solver.h). */
+#if CAROM_LANES == 1
+typedef int32_t lane_i32;
+#else
+typedef int32_t lane_i32 __attribute__((vector_size(4 * CAROM_LANES)));
+#endif
+
 /* value in every lane: value - (+0) is value exactly, -0 included. */
 static CAROM_FORCE_INLINE lane_d lane_splat(double value) {
     return value - (lane_d){0};
@@ -114,6 +121,40 @@ static CAROM_FORCE_INLINE bool lane_any(lane_mask mask) {
 
 static CAROM_FORCE_INLINE bool lane_all(lane_mask mask) {
     return lane_bits(mask) == (1u << CAROM_LANES) - 1u;
+}
+
+/* Lane flags from CAROM_LANES consecutive int32, and back. */
+static CAROM_FORCE_INLINE lane_i32 lane_load_i32(const int32_t* p) {
+    lane_i32 value;
+    __builtin_memcpy(&value, p, sizeof(value));
+    return value;
+}
+
+static CAROM_FORCE_INLINE void lane_store_i32(int32_t* p, lane_i32 value) {
+    __builtin_memcpy(p, &value, sizeof(value));
+}
+
+/* The lanes whose flags have `bit` set, as a mask. */
+static CAROM_FORCE_INLINE lane_mask lane_flag_mask(lane_i32 flags, int32_t bit) {
+#if CAROM_LANES == 1
+    return (flags & bit) != 0 ? -1 : 0;
+#else
+    return __builtin_convertvector((flags & bit) != 0, lane_mask); /* -1 stays -1 */
+#endif
+}
+
+/* `bit` in the lanes of the mask, 0 elsewhere. */
+static CAROM_FORCE_INLINE lane_i32 lane_flag_bits(lane_mask mask, int32_t bit) {
+#if CAROM_LANES == 1
+    return mask != 0 ? bit : 0;
+#else
+    return __builtin_convertvector(mask, lane_i32) & bit;
+#endif
+}
+
+/* mask ? a : b for masks, lane by lane. */
+static CAROM_FORCE_INLINE lane_mask lane_select_mask(lane_mask mask, lane_mask a, lane_mask b) {
+    return (a & mask) | (b & ~mask);
 }
 
 /* The square root lane by lane (correctly rounded, as sqrt is everywhere). */

@@ -241,7 +241,7 @@ static void report_hits(carom_world* world) {
         for (int j = 0; j < contact->point_count; ++j) {
             carom_constraint_point_result point = carom_contact_solver_point(world, i, j);
             double speed = -point.approach_velocity;
-            if (point.max_normal_impulse > 0.0 && speed > best_speed) {
+            if (point.pushed && speed > best_speed) {
                 best = j;
                 best_speed = speed;
             }
@@ -259,7 +259,7 @@ static void report_hits(carom_world* world) {
 /* Whether the solver pushed at any point of the constraint: the shapes met within the step. */
 static bool solver_pushed(const carom_world* world, int constraint, int point_count) {
     for (int j = 0; j < point_count; ++j) {
-        if (carom_contact_solver_point(world, constraint, j).max_normal_impulse > 0.0) {
+        if (carom_contact_solver_point(world, constraint, j).pushed) {
             return true;
         }
     }
@@ -361,6 +361,7 @@ typedef struct color_pass {
     enum contact_pass pass;
     const carom_solve_settings* settings;
     unsigned char* groups; /* the colour's first group */
+    double* colds;         /* and its cold group */
 } color_pass;
 
 static void run_color_range(int begin, int end, int worker, void* context) {
@@ -379,7 +380,9 @@ static void run_color_range(int begin, int end, int worker, void* context) {
         kernel->solve(groups, count, solver->states, p->settings, p->pass == PASS_SOLVE);
         break;
     case PASS_RESTITUTION:
-        kernel->restitution(groups, count, solver->states, p->world->def.restitution_threshold);
+        kernel->restitution(groups, p->colds + carom_contact_cold_size(kernel->lanes) /
+                                                   sizeof(double) * (size_t)begin,
+                            count, solver->states, p->world->def.restitution_threshold);
         break;
     }
 }
@@ -415,8 +418,8 @@ static void contact_pass(carom_world* world, enum contact_pass pass,
                         pass == PASS_SOLVE);
         break;
     case PASS_RESTITUTION:
-        overflow->restitution(solver->overflow, solver->overflow_count, solver->states,
-                              world->def.restitution_threshold);
+        overflow->restitution(solver->overflow, solver->overflow_colds, solver->overflow_count,
+                              solver->states, world->def.restitution_threshold);
         break;
     }
     int lanes = solver->kernel->lanes;
@@ -426,7 +429,9 @@ static void contact_pass(carom_world* world, enum contact_pass pass,
         int first = solver->color_groups[c];
         int count = solver->color_groups[c + 1] - first;
         color_pass p = {world, pass, settings,
-                        (unsigned char*)solver->groups + group_size * (size_t)first};
+                        (unsigned char*)solver->groups + group_size * (size_t)first,
+                        solver->colds + carom_contact_cold_size(lanes) / sizeof(double) *
+                                            (size_t)first};
         carom_parallel_for(&world->tasks, run_color_range, count, min_groups, &p);
     }
 }

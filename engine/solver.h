@@ -55,6 +55,8 @@ struct carom_solver {
     int group_count;
     void* overflow; /* width-1 groups of the constraints that found no colour */
     int overflow_count;
+    double* colds;          /* the cold group of each coloured group (contact_solver.h) */
+    double* overflow_colds; /* and of each overflow group */
 
     /* the parallel passes (solver.c) */
     int color_groups[CAROM_GRAPH_COLORS + 1]; /* each colour's first group, and the end */

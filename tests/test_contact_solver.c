@@ -64,6 +64,8 @@ Test(contact_solver, every_lane_width_gives_the_same_bits) {
     cr_assert_eq(carom_set_solver_lanes(0), CAROM_OK);
 }
 
+/* By default the width follows the step (contact_solver.c); carom_get_solver_lanes() then
+ * reports the widest this machine runs, and 0 restores the default after a width was asked for. */
 Test(contact_solver, the_default_width_is_the_widest_this_machine_runs) {
     cr_assert_eq(carom_set_solver_lanes(0), CAROM_OK);
     int widest = carom_get_solver_lanes();

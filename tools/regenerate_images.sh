@@ -21,7 +21,7 @@ out=$(cd "$out" && pwd)
 cd "$root"
 
 # README.md and docs/racing.md: the racing demo's final frame.
-"$build/demos/racing/racing" --headless --seconds 60 --png "$out/racing.png" --inset 4 --rays \
+"$build/demos/racing/racing" --headless --seconds 60 --png "$out/racing.png" --inset 9 --rays \
     >/dev/null 2>&1
 # docs/racing.md: the seed scenarios (each also checks itself and fails if its check does).
 for seed in sat_boxes mtd star billiards; do

@@ -550,7 +550,8 @@ def main():
         else:
             runs = run_all(scenes, engines, args, loads)
         labels = [label for label, _, _ in engines]
-        saved = {"conditions": conditions(args, labels, loads, started) + notes, "runs": runs}
+        saved = {"conditions": conditions(args, labels, loads, started) + notes, "runs": runs,
+                 "threads_report": bool(args.thread_counts)}
         if args.thread_counts:
             saved["conditions"][-1] = (
                 f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene, sleep "
@@ -559,7 +560,11 @@ def main():
                 + "interleaved; carom with its own threads (worker_count), Box2D v3 with "
                 "workerCount and the benchmark's threads behind its task callbacks "
                 "(bench/peer_box2d_v3.c).")
-    threaded = any("threads" in r for r in saved["runs"])
+    # Every run records its worker count (bench_common.c prints "threads" even when it is 1), so
+    # a saved run says which report it wants; a file saved before it said so wanted the threads
+    # report only if some run used more than one worker.
+    threaded = saved.get("threads_report",
+                         any(r.get("threads", 1) != 1 for r in saved["runs"]))
     text = threads_report(saved) if threaded else report(saved)
     print(text, end="")
     if args.output:

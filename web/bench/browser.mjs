@@ -38,9 +38,18 @@ try {
   });
   const page = await context.newPage();
   page.on('console', (message) => console.error(message.text()));
-  page.on('pageerror', (error) => console.error(`uncaught: ${error.message}`));
+  // A file that did not load or an uncaught error can keep the page from ever reporting (a
+  // module that fails to import never runs): either ends the wait.
+  const broken = new Promise((resolve, reject) => {
+    page.on('pageerror', (error) => reject(new Error(`uncaught in the page: ${error.message}`)));
+    page.on('response', (response) => {
+      if (response.status() >= 400) reject(new Error(`HTTP ${response.status()}: ${response.url()}`));
+    });
+    page.on('requestfailed', (request) => reject(new Error(`request failed: ${request.url()}`)));
+  });
   await page.goto(`${server.url}web/bench/browser.html?${query}`);
-  await page.waitForFunction(() => window.benchResult, null, { timeout: 0, polling: 1000 });
+  await Promise.race([broken,
+    page.waitForFunction(() => window.benchResult, null, { timeout: 0, polling: 1000 })]);
   const result = await page.evaluate(() => window.benchResult);
   if (result.error) {
     throw new Error(`the page failed: ${result.error}`);

@@ -115,6 +115,18 @@ carom_status carom_check_finite(double value, const char* what) {
     return CAROM_OK;
 }
 
+carom_status carom_check_polygon_points_finite(const carom_vec2* points, int count) {
+    for (int i = 0; i < count; ++i) {
+        char what[32];
+        snprintf(what, sizeof(what), "polygon vertex %d", i);
+        carom_status status = carom_check_finite_vec2(points[i].x, points[i].y, what);
+        if (status != CAROM_OK) {
+            return status;
+        }
+    }
+    return CAROM_OK;
+}
+
 carom_status carom_check_finite_vec2(double x, double y, const char* what) {
     if (!isfinite(x) || !isfinite(y)) {
         return carom_fail(CAROM_ERROR_NOT_FINITE, "%s is (%g, %g): both must be finite numbers",

@@ -69,6 +69,9 @@ carom_status carom_fail(carom_status status, const char* format, ...)
 /* Checks shared by the API boundary: each records a message naming `what` on failure. */
 carom_status carom_check_finite(double value, const char* what);
 carom_status carom_check_finite_vec2(double x, double y, const char* what);
+/* Every point of a polygon outline, each named "polygon vertex i" in the message. */
+struct carom_vec2; /* carom/math.h: this header stays free of the math types */
+carom_status carom_check_polygon_points_finite(const struct carom_vec2* points, int count);
 carom_status carom_check_non_negative(double value, const char* what);
 carom_status carom_check_positive(double value, const char* what);
 carom_status carom_check_unit_interval(double value, const char* what);

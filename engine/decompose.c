@@ -183,15 +183,7 @@ static carom_status check_arguments(const carom_vec2* points, int count, const c
         return carom_fail(CAROM_ERROR_INVALID_POLYGON,
                           "polygon has %d vertices: it needs at least 3", count);
     }
-    for (int i = 0; i < count; ++i) {
-        char what[32];
-        snprintf(what, sizeof(what), "polygon vertex %d", i);
-        carom_status status = carom_check_finite_vec2(points[i].x, points[i].y, what);
-        if (status != CAROM_OK) {
-            return status;
-        }
-    }
-    return CAROM_OK;
+    return carom_check_polygon_points_finite(points, count);
 }
 
 static carom_status check_duplicates_and_line(const carom_vec2* points, int count) {

@@ -29,13 +29,9 @@ static carom_status check_points(const carom_vec2* points, int count) {
         return carom_fail(CAROM_ERROR_INVALID_POLYGON,
                           "polygon has %d vertices: it needs at least 3", count);
     }
-    for (int i = 0; i < count; ++i) {
-        char what[32];
-        snprintf(what, sizeof(what), "polygon vertex %d", i);
-        carom_status status = carom_check_finite_vec2(points[i].x, points[i].y, what);
-        if (status != CAROM_OK) {
-            return status;
-        }
+    carom_status status = carom_check_polygon_points_finite(points, count);
+    if (status != CAROM_OK) {
+        return status;
     }
     const double tolerance_squared = CAROM_POLYGON_WELD_TOLERANCE * CAROM_POLYGON_WELD_TOLERANCE;
     for (int i = 0; i < count; ++i) {

@@ -59,15 +59,9 @@ carom_status carompy_cast_rays_closest(carom_world_id world, const double* origi
     return CAROM_OK;
 }
 
-typedef struct ray_collector {
-    carom_ray_result* results;
-    int capacity;
-    int count;
-} ray_collector;
-
-static double collect_hit(carom_shape_id shape, carom_vec2 point, carom_vec2 normal,
-                          double fraction, void* context) {
-    ray_collector* collector = context;
+double carompy_collect_hit(carom_shape_id shape, carom_vec2 point, carom_vec2 normal,
+                           double fraction, void* context) {
+    carompy_hit_collector* collector = context;
     if (collector->count < collector->capacity) {
         carom_ray_result* r = &collector->results[collector->count];
         r->shape = shape;
@@ -77,15 +71,15 @@ static double collect_hit(carom_shape_id shape, carom_vec2 point, carom_vec2 nor
         r->hit = 1;
     }
     ++collector->count;
-    return 1.0; /* go on unchanged: every hit */
+    return collector->all ? 1.0 : 0.0; /* 1: go on unchanged; 0: stop at this (closest) hit */
 }
 
 carom_status carompy_cast_ray_all(carom_world_id world, carom_vec2 origin, carom_vec2 translation,
                                   carom_filter filter, carom_ray_result* results, int capacity,
                                   int* count) {
-    ray_collector collector = {results, capacity, 0};
-    carom_status status =
-        carom_world_cast_ray(world, origin, translation, filter, collect_hit, &collector);
+    carompy_hit_collector collector = {results, capacity, 0, 1};
+    carom_status status = carom_world_cast_ray(world, origin, translation, filter,
+                                               carompy_collect_hit, &collector);
     *count = collector.count;
     return status;
 }

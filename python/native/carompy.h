@@ -169,4 +169,16 @@ CAROMPY_API int carompy_default_def(const char* type_name, void* out);
  * in the table. Python compares these with its ctypes mirrors at import. */
 CAROMPY_API size_t carompy_sizeof(const char* type_name);
 
+/* Inside the library (not for Python): the hits of a ray cast or a shape cast (bulk.c,
+ * queries.c) into results, at most capacity of them, count every hit reported; every hit when
+ * all, else only the first the engine reports (its closest). */
+typedef struct carompy_hit_collector {
+    carom_ray_result* results;
+    int capacity;
+    int count;
+    int all;
+} carompy_hit_collector;
+double carompy_collect_hit(carom_shape_id shape, carom_vec2 point, carom_vec2 normal,
+                           double fraction, void* context);
+
 #endif

@@ -4,28 +4,6 @@
 
 #include <string.h>
 
-typedef struct shape_cast_collector {
-    carom_ray_result* results;
-    int capacity;
-    int count;
-    int all;
-} shape_cast_collector;
-
-static double collect_shape_hit(carom_shape_id shape, carom_vec2 point, carom_vec2 normal,
-                                double fraction, void* context) {
-    shape_cast_collector* collector = context;
-    if (collector->count < collector->capacity) {
-        carom_ray_result* r = &collector->results[collector->count];
-        r->shape = shape;
-        r->point = point;
-        r->normal = normal;
-        r->fraction = fraction;
-        r->hit = 1;
-    }
-    ++collector->count;
-    return collector->all ? 1.0 : 0.0;
-}
-
 /* The query shape of kind 0 (circle: points[0..1] its centre), 1 (polygon: point_count
  * vertices, through carom_make_rounded_polygon and its refusals) or 2 (capsule: two centres,
  * checked by carom_world_cast_shape), rounded by radius. points: point_count (x, y) pairs, the
@@ -61,8 +39,8 @@ carom_status carompy_cast_shape(carom_world_id world, int kind, const double* po
         return status;
     }
     carom_transform xf = {{x, y}, carom_make_rot(angle)};
-    shape_cast_collector collector = {results, capacity, 0, all};
-    status = carom_world_cast_shape(world, &shape, xf, translation, filter, collect_shape_hit,
+    carompy_hit_collector collector = {results, capacity, 0, all};
+    status = carom_world_cast_shape(world, &shape, xf, translation, filter, carompy_collect_hit,
                                     &collector);
     *count = collector.count;
     return status;

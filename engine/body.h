@@ -43,7 +43,8 @@ typedef struct carom_body {
     uint32_t generation; /* bumped when the slot is freed */
     int island;          /* its sleeping island, -1 while awake */
     double sleep_time;   /* how long the body has rested (s) */
-    double rest_energy;  /* kinetic energy when the rest began (J) */
+    double rest_energy;  /* kinetic energy when the rest began, or the highest seen at a
+                            sleep check that found the island gaining energy (J) */
     carom_vec2 local_center; /* center of mass, body frame */
     carom_vec2 force; /* accumulated for the next step, world frame (N) */
     double torque;    /* N·m */

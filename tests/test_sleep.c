@@ -4,6 +4,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,50 @@ Test(sleep, ball_balanced_a_millimetre_off_an_apex_rolls_off_instead_of_sleeping
     test_step(world, 1.0 / 60.0, 600);
     cr_assert_gt(fabs(carom_body_get_position(ball).x), 1.0, "the ball left the apex (x = %.4f)",
                  carom_body_get_position(ball).x);
+    carom_destroy_world(world);
+}
+
+/* A ball rolls from rest down a ramp 5 cm long and 68 um high onto flat ground, where it rolls
+ * on at about 0.03 m/s, slower than the sleep threshold the whole way. On the ramp it gains
+ * energy (it is falling, like the ball off the apex) and must stay awake; on the flat its
+ * energy stops growing and it sleeps. Before, the gain was counted from the energy its rest began
+ * with, at the top of the ramp, so it never slept. */
+Test(sleep, a_ball_that_stops_gaining_energy_sleeps_even_if_it_gained_some_during_its_rest) {
+    carom_world_def world_def = carom_default_world_def();
+    world_def.sleep_angular_threshold = 1.0; /* rolling: the linear test watches its spin */
+    carom_world_id world = carom_create_world(&world_def);
+    const double length = 0.05, drop = 0.068e-3;
+    carom_body_def def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    /* a chain, so that the ball rolls over the foot of the ramp without catching on it */
+    carom_vec2 profile[3] = {{-2.0 * length, 2.0 * drop}, {0.0, 0.0}, {20.0, 0.0}};
+    cr_assert_eq(carom_create_chain(ground, &shape, profile, 3, 0, NULL), CAROM_OK, "%s",
+                 carom_last_error());
+    /* resting on the ramp's top corner's face, its centre above the ramp's first centimetre */
+    double slope = drop / length;
+    double x = -0.8 * length;
+    double y = 0.8 * drop + 0.5 * sqrt(1.0 + slope * slope);
+    carom_body_id ball = test_make_ball(world, carom_v2(x, y), 0.5, carom_v2(0.0, 0.0), 0.6, 0.0);
+    double fastest_on_ramp = 0.0, asleep_at = -1.0;
+    for (int step = 1; step <= 600 && asleep_at < 0.0; ++step) {
+        test_step(world, 1.0 / 60.0, 1);
+        double speed = carom_length(carom_body_get_linear_velocity(ball));
+        if (carom_body_get_position(ball).x < 0.0) {
+            cr_assert(carom_body_is_awake(ball), "asleep on the ramp at x = %.4f m after %d steps",
+                      carom_body_get_position(ball).x, step);
+            fastest_on_ramp = fmax(fastest_on_ramp, speed);
+        } else if (!carom_body_is_awake(ball)) {
+            asleep_at = step / 60.0;
+        }
+    }
+    cr_log_info("ball down a 68 um ramp: %.4f m/s at its foot, asleep after %.2f s at x = %.4f m",
+                fastest_on_ramp, asleep_at, carom_body_get_position(ball).x);
+    cr_assert_gt(fastest_on_ramp, 0.02, "it rolled down the ramp (%.4f m/s)", fastest_on_ramp);
+    cr_assert_lt(fastest_on_ramp, 0.05, "slower than the sleep threshold (%.4f m/s)",
+                 fastest_on_ramp);
+    cr_assert_gt(asleep_at, 0.0, "still awake after 10 s, rolling at %.4f m/s",
+                 carom_length(carom_body_get_linear_velocity(ball)));
     carom_destroy_world(world);
 }
 

@@ -588,5 +588,6 @@ void carom_joints_destroy(carom_world* world) {
     arrfree(world->body_joint_scratch);
     arrfree(world->awake_joints);
     arrfree(world->solved_joints);
+    arrfree(world->joint_states);
     arrfree(world->joint_break_events);
 }

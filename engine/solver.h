@@ -7,6 +7,7 @@
 #include "constraint_graph.h"
 #include "contact_solver.h"
 
+#include <math.h>
 #include <stdbool.h>
 
 typedef struct carom_world carom_world;
@@ -19,6 +20,25 @@ typedef struct carom_body_state {
     carom_rot delta_rotation;
     double delta_angle; /* total turn this step (rad), for continuous collision's sweep */
 } carom_body_state;
+
+/* The speed limits (CAROM_MAX_SPEED, CAROM_MAX_ANGULAR_SPEED, base.h): a faster velocity is
+ * scaled down to the limit, keeping its direction. A rule of the world, applied to the
+ * velocities a step leaves, so that steps cannot compound a velocity (contacts between bodies of
+ * mass ratio 1e16 once grew one geometrically, step after step, until it overflowed); within one
+ * step every value then starts bounded and stays finite. Once per step rather than per substep:
+ * that cost 1.4 % of the instructions of 1,000 falling bodies, this 0.3 %. Never reached at the
+ * scale of games and simulations (a velocity you give is always within it): no bit changes.
+ * Joints also apply it after each of their passes (joint_solver.c's limit_joint_speeds). */
+static inline void carom_limit_speeds(carom_vec2* linear_velocity, double* angular_velocity) {
+    double speed_squared = carom_length_squared(*linear_velocity);
+    if (speed_squared > CAROM_MAX_SPEED * CAROM_MAX_SPEED) {
+        *linear_velocity = carom_scale(CAROM_MAX_SPEED / sqrt(speed_squared), *linear_velocity);
+    }
+    if (fabs(*angular_velocity) > CAROM_MAX_ANGULAR_SPEED) {
+        *angular_velocity = *angular_velocity > 0.0 ? CAROM_MAX_ANGULAR_SPEED
+                                                    : -CAROM_MAX_ANGULAR_SPEED;
+    }
+}
 
 /* What a body's velocity does each substep: damped, then increased by gravity and forces. */
 typedef struct carom_body_motion {

@@ -74,7 +74,10 @@ def make_def(type_name, fields, what):
             given = vec2(value, f"{what} {name}")
             field.x, field.y = given.x, given.y
         elif kind == "f":
-            ctypes.memmove(ctypes.addressof(field), ctypes.addressof(filter_of(value)),
+            # held in a name: a temporary would be freed before memmove reads it (the shape's
+            # filter was then whatever the freed memory held)
+            source = filter_of(value)
+            ctypes.memmove(ctypes.addressof(field), ctypes.addressof(source),
                            ctypes.sizeof(_native.Filter))
         elif kind == "i":
             if isinstance(value, float):

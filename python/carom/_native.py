@@ -90,6 +90,10 @@ class Circle(ctypes.Structure):
     _fields_ = [("center", Vec2), ("radius", c_double)]
 
 
+class Capsule(ctypes.Structure):
+    _fields_ = [("center1", Vec2), ("center2", Vec2), ("radius", c_double)]
+
+
 class Segment(ctypes.Structure):
     _fields_ = [("point1", Vec2), ("point2", Vec2)]
 
@@ -141,7 +145,7 @@ MIRRORS = {
     "carom_vec2": Vec2, "carom_rot": Rot, "carom_transform": Transform, "carom_aabb": AABB,
     "carom_world_id": WorldId, "carom_body_id": BodyId, "carom_shape_id": ShapeId,
     "carom_joint_id": JointId, "carom_vehicle_id": VehicleId, "carom_filter": Filter,
-    "carom_circle": Circle, "carom_segment": Segment, "carom_world_counters": WorldCounters,
+    "carom_circle": Circle, "carom_capsule": Capsule, "carom_segment": Segment, "carom_world_counters": WorldCounters,
     "carom_contact_events": ContactEvents, "carom_sensor_events": SensorEvents,
     "carom_joint_events": JointEvents, "carom_vehicle_input": VehicleInput,
     "carom_wheel_state": WheelState, "carom_vehicle_state": VehicleState,
@@ -216,6 +220,10 @@ _SIGNATURES = [
     ("carom_create_chain", status, BodyId, c_void_p, POINTER(Vec2), c_int, c_int,
      POINTER(ShapeId)),
     ("carom_make_polygon", status, POINTER(Vec2), c_int, c_void_p),
+    ("carom_make_rounded_polygon", status, POINTER(Vec2), c_int, c_double, c_void_p),
+    ("carom_create_capsule_shape", ShapeId, BodyId, c_void_p, POINTER(Capsule)),
+    ("carom_body_get_shape_count", c_int, BodyId),
+    ("carom_body_get_shapes", c_int, BodyId, POINTER(ShapeId), c_int),
     # concave polygons by convex decomposition (issue 16)
     ("carom_create_decomposed_polygon_shapes", status, BodyId, c_void_p, POINTER(Vec2), c_int,
      POINTER(ShapeId), c_int, c_int_p),
@@ -263,6 +271,11 @@ _SIGNATURES = [
     # shape casts, explosions and shape geometry (issue 16: python/native/queries.c)
     ("carompy_cast_shape", status, WorldId, c_int, c_double_p, c_int, c_double, c_double,
      c_double, c_double, Vec2, Filter, c_int, c_void_p, c_int, c_int_p),
+    ("carompy_overlap_shape", status, WorldId, c_int, c_double_p, c_int, c_double, c_double,
+     c_double, c_double, Filter, POINTER(ShapeId), c_int, c_int_p),
+    ("carompy_overlap_aabb", status, WorldId, Vec2, Vec2, Filter, POINTER(ShapeId), c_int,
+     c_int_p),
+    ("carompy_overlap_point", status, WorldId, Vec2, Filter, POINTER(ShapeId), c_int, c_int_p),
     ("carompy_explode", status, WorldId, c_double, c_double, c_double, c_double, c_double,
      c_uint64),
     ("carompy_shape_geometry", status, ShapeId, c_double_p, c_int_p, c_double_p, c_int_p),

@@ -185,13 +185,17 @@ class Body:
                                                      vec2(center, "center"), float(angle)),
                           "add_box")
 
-    def add_polygon(self, vertices, **material):
-        """A convex polygon of 3 to 8 vertices (m, body frame, any winding)."""
+    def add_polygon(self, vertices, radius=0.0, **material):
+        """A convex polygon of 3 to 8 vertices (m, body frame, any winding), its corners rounded
+        by radius (m; 0: sharp; carom_make_rounded_polygon)."""
         points = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
-        array = (_native.Vec2 * len(points))(*[_native.Vec2(x, y) for x, y in points])
+        array = (_native.Vec2 * max(len(points), 1))(*[_native.Vec2(x, y) for x, y in points])
         polygon = ctypes.create_string_buffer(_native.sizeof("carom_polygon"))
-        check(lib.carom_make_polygon(array, len(points), polygon),
-              context="add_polygon")
+        if radius == 0.0:
+            made = lib.carom_make_polygon(array, len(points), polygon)
+        else:
+            made = lib.carom_make_rounded_polygon(array, len(points), float(radius), polygon)
+        check(made, context="add_polygon")
         definition = self._shape_def(material, "add_polygon")
         return self._made(lib.carom_create_polygon_shape(self._id, definition, polygon), "add_polygon")
 
@@ -211,6 +215,25 @@ class Body:
                                                          shapes, capacity, ctypes.byref(count)),
               context="add_decomposed_polygon")
         return [Shape(self.world, shapes[i]) for i in range(count.value)]
+
+    def add_capsule(self, center1, center2, radius, **material):
+        """A capsule: the points within radius (m) of the segment from center1 to center2 (m,
+        body frame; carom_create_capsule_shape)."""
+        capsule = _native.Capsule(vec2(center1, "center1"), vec2(center2, "center2"),
+                                  float(radius))
+        definition = self._shape_def(material, "add_capsule")
+        return self._made(lib.carom_create_capsule_shape(self._id, definition,
+                                                         ctypes.byref(capsule)), "add_capsule")
+
+    @property
+    def shapes(self):
+        """The body's shapes, in ascending shape id order (carom_body_get_shapes)."""
+        count = lib.carom_body_get_shape_count(self._id)
+        if count == 0 and not self.valid:
+            raise error_for(lib.carom_last_status(), context="shapes")
+        ids = (_native.ShapeId * max(count, 1))()
+        written = lib.carom_body_get_shapes(self._id, ids, count)
+        return [Shape(self.world, ids[i]) for i in range(written)]
 
     def add_segment(self, point1, point2, **material):
         """A segment between two points (m, body frame): no area, for static walls."""

@@ -19,7 +19,7 @@ from ._native import lib
 from .errors import SceneError, SnapshotError, check, checked_call, error_for
 from ._convert import (c_records, filter_of, id_keys, make_def, pairs_of, record_dtype,
                        set_body_velocities, vec2)
-from .bodies import BODY_TYPES, Body
+from .bodies import BODY_TYPES, Body, Shape
 from .joints import JOINT_KINDS, JOINT_TYPE_NAMES, Joint, Vehicle
 
 # The snapshot container of World.save(): the engine's snapshot (include/carom/snapshot.h) with
@@ -635,19 +635,20 @@ class World:
     # ---- shape casts and explosions (issue 16) ---------------------------------------------
 
     @staticmethod
-    def _query_shape(shape):
-        """(kind, points, radius) for carompy_cast_shape from a scene-style shape dict."""
+    def _query_shape(shape, what="cast_shape"):
+        """(kind, points, radius) for carompy_cast_shape and carompy_overlap_shape from a
+        scene-style shape dict."""
         if not isinstance(shape, dict) or "type" not in shape:
-            raise TypeError(f"cast_shape: the shape must be a dict with a 'type', got {shape!r}")
+            raise TypeError(f"{what}: the shape must be a dict with a 'type', got {shape!r}")
         kind = shape["type"]
         known = {"circle": {"radius", "center"}, "box": {"half_extents", "center", "angle",
                                                          "radius"},
                  "polygon": {"vertices", "radius"}, "capsule": {"center1", "center2", "radius"}}
         if kind not in known:
-            raise TypeError(f"cast_shape: shape type {kind!r}: use one of {sorted(known)}")
+            raise TypeError(f"{what}: shape type {kind!r}: use one of {sorted(known)}")
         unknown = set(shape) - known[kind] - {"type"}
         if unknown:
-            raise TypeError(f"cast_shape: unknown key(s) {sorted(unknown)} for a {kind}; valid: "
+            raise TypeError(f"{what}: unknown key(s) {sorted(unknown)} for a {kind}; valid: "
                             f"{sorted(known[kind])}")
         radius = float(shape.get("radius", 0.0))
         if kind == "circle":
@@ -696,6 +697,49 @@ class World:
             records["fraction"] = 1.0
             return records
         return self._ray_records(results, count.value)
+
+    def _overlapping(self, query, what):
+        """The Shape list of an overlap query: query(ids, capacity, count) fills ids."""
+        capacity = 16
+        while True:
+            ids = (_native.ShapeId * capacity)()
+            count = ctypes.c_int()
+            check(query(ids, capacity, ctypes.byref(count)), context=what)
+            if count.value <= capacity:
+                return [Shape(self, ids[i]) for i in range(count.value)]
+            capacity = count.value
+
+    def overlap_shape(self, shape, *, position=(0.0, 0.0), angle=0.0, filter=None):
+        """The shapes that overlap or touch a shape placed at position (m), turned by angle
+        (rad), in shape-id order (carom_world_overlap_shape). shape is a dict as cast_shape
+        takes. Sensors are reported; filter as for cast_ray."""
+        kind, points, radius = self._query_shape(shape, "overlap_shape")
+        flat = np.array([[p.x, p.y] for p in points], dtype=np.float64).reshape(-1)
+        position_v = vec2(position, "position")
+        return self._overlapping(
+            lambda ids, capacity, count: lib.carompy_overlap_shape(
+                self._id, kind, flat.ctypes.data_as(_native.c_double_p), len(points), radius,
+                position_v.x, position_v.y, float(angle), filter_of(filter), ids, capacity,
+                count),
+            "overlap_shape")
+
+    def overlap_aabb(self, lower, upper, *, filter=None):
+        """The shapes whose bounding box overlaps the box from lower to upper (m, world
+        frame), in shape-id order (carom_world_overlap_aabb)."""
+        lower_v, upper_v = vec2(lower, "lower"), vec2(upper, "upper")
+        return self._overlapping(
+            lambda ids, capacity, count: lib.carompy_overlap_aabb(
+                self._id, lower_v, upper_v, filter_of(filter), ids, capacity, count),
+            "overlap_aabb")
+
+    def overlap_point(self, point, *, filter=None):
+        """The shapes containing point (m, world frame), in shape-id order
+        (carom_world_overlap_point); segments and chains have no inside."""
+        point_v = vec2(point, "point")
+        return self._overlapping(
+            lambda ids, capacity, count: lib.carompy_overlap_point(
+                self._id, point_v, filter_of(filter), ids, capacity, count),
+            "overlap_point")
 
     def explode(self, position, *, radius=1.0, falloff=0.0, impulse_per_length=1.0,
                 mask=0xFFFFFFFFFFFFFFFF):

@@ -10,7 +10,8 @@
  * - scene_bridge.c: scene files (docs/cli.md) loaded and built through tools/scene.c, the
  *   loader of the `carom` command line, so a world loaded from Python is the CLI's world bit for
  *   bit (same bodies in the same order: the same carom_world_hash).
- * - queries.c: shape casts, explosions and shape geometry from plain numbers (issue 16).
+ * - queries.c: shape casts, overlap queries, explosions and shape geometry from plain numbers
+ *   (issue 16).
  * - layout.c: the defs' and records' fields by name (offsets from the compiler, defaults from
  *   the engine), and the sizes of the few structs Python mirrors, checked at import.
  *
@@ -153,6 +154,23 @@ CAROMPY_API carom_status carompy_explode(carom_world_id world, double x, double 
  * polygon, capsule); *flags for a chain link: 1 has_ghost1, 2 has_ghost2, 4 one_sided. */
 CAROMPY_API carom_status carompy_shape_geometry(carom_shape_id shape, double* points,
                                                 int* point_count, double* radius, int* flags);
+
+/* The shapes overlapping a query shape (kinds and points as carompy_cast_shape) placed at (x, y)
+ * turned by angle (carom_world_overlap_shape), the shapes whose bounding box overlaps the box
+ * lower..upper (carom_world_overlap_aabb), or the shapes containing a point
+ * (carom_world_overlap_point): at most capacity ids into shapes, in shape-id order, and how many
+ * there were into *count (which may exceed capacity: call again with more room). */
+CAROMPY_API carom_status carompy_overlap_shape(carom_world_id world, int kind,
+                                               const double* points, int point_count,
+                                               double radius, double x, double y, double angle,
+                                               carom_filter filter, carom_shape_id* shapes,
+                                               int capacity, int* count);
+CAROMPY_API carom_status carompy_overlap_aabb(carom_world_id world, carom_vec2 lower,
+                                              carom_vec2 upper, carom_filter filter,
+                                              carom_shape_id* shapes, int capacity, int* count);
+CAROMPY_API carom_status carompy_overlap_point(carom_world_id world, carom_vec2 point,
+                                               carom_filter filter, carom_shape_id* shapes,
+                                               int capacity, int* count);
 
 /* ---- layout.c ---- */
 

@@ -25,6 +25,7 @@ static const struct {
     CAROMPY_SIZE(carom_body_def),
     CAROMPY_SIZE(carom_shape_def),
     CAROMPY_SIZE(carom_circle),
+    CAROMPY_SIZE(carom_capsule),
     CAROMPY_SIZE(carom_polygon),
     CAROMPY_SIZE(carom_segment),
     CAROMPY_SIZE(carom_world_counters),

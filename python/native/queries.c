@@ -1,4 +1,4 @@
-/* Shape casts, explosions and shape geometry for Python (issue 16): the query shape built from
+/* Shape casts, overlap queries, explosions and shape geometry for Python (issue 16): the query shape built from
  * plain numbers, so that Python need not mirror carom_convex_shape or carom_polygon. */
 #include "carompy.h"
 
@@ -42,6 +42,58 @@ carom_status carompy_cast_shape(carom_world_id world, int kind, const double* po
     carompy_hit_collector collector = {results, capacity, 0, all};
     status = carom_world_cast_shape(world, &shape, xf, translation, filter, carompy_collect_hit,
                                     &collector);
+    *count = collector.count;
+    return status;
+}
+
+/* Collects overlap query hits: every id counted, the first capacity kept. */
+typedef struct shape_collector {
+    carom_shape_id* shapes;
+    int capacity;
+    int count;
+} shape_collector;
+
+static int collect_shape(carom_shape_id shape, void* context) {
+    shape_collector* collector = context;
+    if (collector->count < collector->capacity) {
+        collector->shapes[collector->count] = shape;
+    }
+    collector->count += 1;
+    return 1;
+}
+
+carom_status carompy_overlap_shape(carom_world_id world, int kind, const double* points,
+                                   int point_count, double radius, double x, double y,
+                                   double angle, carom_filter filter, carom_shape_id* shapes,
+                                   int capacity, int* count) {
+    *count = 0;
+    carom_convex_shape shape;
+    carom_status status = make_query_shape(kind, points, point_count, radius, &shape);
+    if (status != CAROM_OK) {
+        return status;
+    }
+    carom_transform xf = {{x, y}, carom_make_rot(angle)};
+    shape_collector collector = {shapes, capacity, 0};
+    status = carom_world_overlap_shape(world, &shape, xf, filter, collect_shape, &collector);
+    *count = collector.count;
+    return status;
+}
+
+carom_status carompy_overlap_aabb(carom_world_id world, carom_vec2 lower, carom_vec2 upper,
+                                  carom_filter filter, carom_shape_id* shapes, int capacity,
+                                  int* count) {
+    carom_aabb box = {lower, upper};
+    shape_collector collector = {shapes, capacity, 0};
+    carom_status status = carom_world_overlap_aabb(world, box, filter, collect_shape, &collector);
+    *count = collector.count;
+    return status;
+}
+
+carom_status carompy_overlap_point(carom_world_id world, carom_vec2 point, carom_filter filter,
+                                   carom_shape_id* shapes, int capacity, int* count) {
+    shape_collector collector = {shapes, capacity, 0};
+    carom_status status =
+        carom_world_overlap_point(world, point, filter, collect_shape, &collector);
     *count = collector.count;
     return status;
 }

@@ -104,3 +104,85 @@ def _shape_ids(body):
     ids = (carom._native.ShapeId * 8)()
     count = get_shapes(body._id, ids, 8)
     return [ids[i] for i in range(count)]
+
+
+# ---- overlap queries, capsules, rounded polygons and a body's shapes ----------------------
+
+
+def test_overlap_queries_find_what_the_geometry_says():
+    world, box, floor = world_with_walls()
+    # the box spans x 4..6, y -1..1; the floor is the segment y = -3
+    assert world.overlap_point((5, 0.5)) == [box]
+    assert world.overlap_point((5, -3)) == []                      # a segment has no inside
+    assert world.overlap_point((3.9, 0)) == []
+    assert world.overlap_aabb((3, -4), (3.5, 4)) == [floor]        # the floor's box only
+    assert world.overlap_aabb((3, -4), (4.5, 4)) == [box, floor]   # in shape-id order
+    ball = {"type": "circle", "radius": 0.5}
+    # a ball 1 mm clear of the box's left face, then 1 mm into it
+    assert world.overlap_shape(ball, position=(3.499, 0)) == []
+    assert world.overlap_shape(ball, position=(3.501, 0)) == [box]
+    capsule = {"type": "capsule", "center1": (0, 0), "center2": (0, 2), "radius": 0.25}
+    assert world.overlap_shape(capsule, position=(5, -5.3)) == []  # its top end 0.05 m short
+    assert world.overlap_shape(capsule, position=(5, -5.2)) == [floor]
+    turned = {"type": "box", "half_extents": (2, 0.1)}
+    assert world.overlap_shape(turned, position=(2.5, 0), angle=0.0) == [box]
+    assert world.overlap_shape(turned, position=(2.5, 0), angle=math.pi / 2) == []
+
+
+def test_overlap_queries_take_filters_and_report_sensors():
+    world = carom.World(gravity=(0, 0))
+    body = world.create_body(type="static")
+    solid = body.add_circle(1.0, filter={"category": 2})
+    sensor = body.add_circle(1.0, center=(0.5, 0), sensor=True)
+    world.step()
+    assert world.overlap_point((0.2, 0)) == [solid, sensor]
+    assert world.overlap_point((0.2, 0), filter={"mask": 2}) == [solid]
+    many = world.create_body(type="static")
+    circles = [many.add_circle(0.1, center=(10 + 0.01 * i, 0)) for i in range(40)]
+    world.step()
+    assert world.overlap_point((10.205, 0)) == circles[11:31]     # more than the first room
+
+
+def test_a_bad_overlap_query_is_refused():
+    world, _, _ = world_with_walls()
+    with pytest.raises(carom.NotFiniteError):
+        world.overlap_point((math.inf, 0))
+    with pytest.raises(carom.InvalidPolygonError):
+        world.overlap_shape({"type": "polygon", "vertices": [(0, 0), (1, 0), (2, 0)]})
+    with pytest.raises(TypeError, match="overlap_shape"):
+        world.overlap_shape({"type": "star"})
+
+
+def test_capsules_and_rounded_polygons_have_the_mass_of_their_outline():
+    world = carom.World()
+    body = world.create_body()
+    capsule = body.add_capsule((-1, 0), (1, 0), 0.5, density=2.0)
+    # a 2 x 1 rectangle and a disc of radius 0.5, at 2 kg/m^2
+    assert body.mass == pytest.approx(2.0 * (2.0 + math.pi * 0.25), rel=1e-12)
+    assert capsule.type == "capsule"
+    assert capsule.geometry == {"type": "capsule", "center1": (-1.0, 0.0), "center2": (1.0, 0.0),
+                                "radius": 0.5}
+    other = world.create_body(position=(5, 0))
+    square = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    rounded = other.add_polygon(square, radius=0.25)
+    # the square grown by 0.25: 2.5 x 2 twice, the corners a disc of radius 0.25
+    assert other.mass == pytest.approx(4 + 4 * 2 * 0.25 + math.pi * 0.0625, rel=1e-12)
+    assert rounded.geometry["radius"] == 0.25
+    assert other.add_polygon(square).geometry["radius"] == 0.0
+    with pytest.raises(carom.OutOfRangeError):
+        other.add_capsule((0, 0), (1, 0), -0.5)
+    with pytest.raises(carom.InvalidPolygonError):
+        other.add_capsule((0, 0), (0, 0), 0.5)
+
+
+def test_a_body_lists_its_shapes_in_id_order():
+    world = carom.World()
+    body = world.create_body()
+    made = [body.add_circle(0.5), body.add_box((1, 1), center=(3, 0)),
+            body.add_capsule((0, 2), (1, 2), 0.2)]
+    assert body.shapes == made
+    made[1].destroy()
+    assert body.shapes == [made[0], made[2]]
+    body.destroy()
+    with pytest.raises(carom.InvalidIdError):
+        body.shapes

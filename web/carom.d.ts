@@ -216,6 +216,14 @@ export declare class World {
   dragMove(x: number, y: number): void;
   dragEnd(): void;
   rayCast(from: Vec2, to: Vec2): RayHit | null;
+  /** Ids of the bodies with a shape containing the point (sensors included), in the order of
+   *  their first such shape (shape-id order). */
+  overlapPoint(point: Vec2): number[];
+  /** Ids of the bodies with a shape whose bounding box meets the box lower..upper (m). */
+  overlapAABB(lower: Vec2, upper: Vec2): number[];
+  /** Ids of the bodies with a shape overlapping a circle or a box placed in the world (m, rad). */
+  overlapShape(shape: { center?: Vec2; radius: number } |
+               { center?: Vec2; halfExtents: Vec2; angle?: number }): number[];
   /** The last step's contact and sensor events. */
   events(): CaromEvent[];
   /** A snapshot; a scene world's is the snapshot file of `carom run --save`. */

@@ -448,6 +448,47 @@ class WorldBase {
     return { body: d[1] >= 0 ? d[1] : null, point: [d[2], d[3]], normal: [d[4], d[5]], fraction: d[6] };
   }
 
+  #overlap() {
+    const d = this.#out();
+    if (d.length === 1 && d[0] < 0) {
+      fail(this.#live());
+    }
+    return Array.from(d);
+  }
+
+  /** The ids of the bodies with a shape containing the point (sensors included), in the order
+   *  of their first such shape. */
+  overlapPoint(point) {
+    const [x, y] = vec(point, null, 'overlapPoint point');
+    this.#live()._carom_js_overlap_point(this.pointer, x, y);
+    return this.#overlap();
+  }
+
+  /** The ids of the bodies with a shape whose bounding box meets the box lower..upper. */
+  overlapAABB(lower, upper) {
+    const [x1, y1] = vec(lower, null, 'overlapAABB lower');
+    const [x2, y2] = vec(upper, null, 'overlapAABB upper');
+    this.#live()._carom_js_overlap_aabb(this.pointer, x1, y1, x2, y2);
+    return this.#overlap();
+  }
+
+  /** The ids of the bodies with a shape overlapping a circle {center, radius} or a box
+   *  {center, halfExtents, angle} (m, rad, world frame). */
+  overlapShape(shape) {
+    const [x, y] = vec(shape.center, [0, 0], 'overlapShape center');
+    const m = this.#live();
+    if (shape.halfExtents !== undefined) {
+      const [hx, hy] = vec(shape.halfExtents, null, 'overlapShape halfExtents');
+      m._carom_js_overlap_shape(this.pointer, x, y, -1, hx, hy, Number(shape.angle ?? 0));
+    } else {
+      if (typeof shape.radius !== 'number' || !(shape.radius >= 0)) {
+        throw new CaromError('overlapShape: give a radius (m, >= 0) or halfExtents');
+      }
+      m._carom_js_overlap_shape(this.pointer, x, y, shape.radius, 0, 0, 0);
+    }
+    return this.#overlap();
+  }
+
   /** The last step's events: {type, bodyA, bodyB, point, normal, speed}; begin, end, hit,
    *  sensor_begin, sensor_end (a sensor's body is bodyA). A destroyed body's id is null. */
   events() {

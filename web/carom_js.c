@@ -660,6 +660,78 @@ WEB_API const double* carom_js_ray_cast(web_world* w, double x1, double y1, doub
     return w->out;
 }
 
+/* ---- Overlap queries -------------------------------------------------------------------- */
+
+/* Pushes the body id of each shape an overlap query reports, skipping a body just pushed (the
+ * query reports in shape-id order, so a body's shapes usually come together). */
+typedef struct overlap_bodies {
+    web_world* w;
+    int last;
+} overlap_bodies;
+
+static int push_overlap_body(carom_shape_id shape, void* context) {
+    overlap_bodies* found = context;
+    int id = body_index(found->w, carom_shape_get_body(shape));
+    if (id >= 0 && id != found->last) {
+        out_push(found->w, id);
+        found->last = id;
+    }
+    return 1;
+}
+
+/* The output: the body ids found, or one -1 and the message set when the query was refused. */
+static const double* overlap_done(web_world* w, carom_status status) {
+    if (status != CAROM_OK) {
+        message_set("%s", carom_last_error());
+        out_reset(w);
+        out_push(w, -1);
+    }
+    return w->out;
+}
+
+/* Bodies with a shape containing (x, y) (sensors included). */
+WEB_API const double* carom_js_overlap_point(web_world* w, double x, double y) {
+    out_reset(w);
+    overlap_bodies found = {w, -1};
+    return overlap_done(w, carom_world_overlap_point(w->world, carom_v2(x, y),
+                                                     carom_default_filter(), push_overlap_body,
+                                                     &found));
+}
+
+/* Bodies with a shape whose bounding box meets the box (x1, y1)..(x2, y2). */
+WEB_API const double* carom_js_overlap_aabb(web_world* w, double x1, double y1, double x2,
+                                            double y2) {
+    out_reset(w);
+    overlap_bodies found = {w, -1};
+    carom_aabb box = {{x1, y1}, {x2, y2}};
+    return overlap_done(w, carom_world_overlap_aabb(w->world, box, carom_default_filter(),
+                                                    push_overlap_body, &found));
+}
+
+/* Bodies with a shape overlapping a circle of radius r at (x, y) (radius > 0), or a box of half
+ * extents (hx, hy) centred at (x, y) turned by angle (r < 0). */
+WEB_API const double* carom_js_overlap_shape(web_world* w, double x, double y, double radius,
+                                             double hx, double hy, double angle) {
+    out_reset(w);
+    carom_convex_shape shape;
+    memset(&shape, 0, sizeof shape);
+    carom_status status = CAROM_OK;
+    if (radius >= 0.0) {
+        shape.is_circle = 1;
+        shape.circle.center = carom_v2(0.0, 0.0);
+        shape.circle.radius = radius;
+    } else {
+        status = carom_make_box(hx, hy, carom_v2(0.0, 0.0), 0.0, &shape.polygon);
+    }
+    if (status != CAROM_OK) {
+        return overlap_done(w, status);
+    }
+    carom_transform xf = {{x, y}, carom_make_rot(angle)};
+    overlap_bodies found = {w, -1};
+    return overlap_done(w, carom_world_overlap_shape(w->world, &shape, xf, carom_default_filter(),
+                                                     push_overlap_body, &found));
+}
+
 enum { EVENT_BEGIN, EVENT_END, EVENT_HIT, EVENT_SENSOR_BEGIN, EVENT_SENSOR_END };
 
 /* The body id of a shape, or -1 for a destroyed one. */

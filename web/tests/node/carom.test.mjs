@@ -274,3 +274,26 @@ test('draw data, queries, dragging and events', () => {
   assert.equal(w.joints().length, 0);
   w.destroy();
 });
+
+test('overlap queries find the bodies the geometry says', () => {
+  const carom = builds.simd;
+  const w = new carom.World({ gravity: [0, 0] });
+  const wall = w.createBody({ type: 'static' }).addBox({ halfExtents: [1, 1], center: [5, 0] });
+  const twoPart = w.createBody({ type: 'static' });
+  twoPart.addCircle({ radius: 0.5, center: [0, 3] }).addCircle({ radius: 0.5, center: [0.5, 3] });
+  const sensor = w.createBody({ type: 'static' }).addCircle({ radius: 1, center: [-5, 0], sensor: true });
+  // the box spans x 4..6, y -1..1; the two circles of one body overlap around (0.25, 3)
+  assert.deepEqual(w.overlapPoint([5, 0.5]), [wall.id]);
+  assert.deepEqual(w.overlapPoint([3.9, 0]), []);
+  assert.deepEqual(w.overlapPoint([0.25, 3]), [twoPart.id]);         // once, though two shapes
+  assert.deepEqual(w.overlapPoint([-5, 0.5]), [sensor.id]);           // sensors are reported
+  assert.deepEqual(w.overlapAABB([-6, -1], [4.5, 4]), [wall.id, twoPart.id, sensor.id]);
+  assert.deepEqual(w.overlapShape({ center: [3.499, 0], radius: 0.5 }), []); // 1 mm clear
+  assert.deepEqual(w.overlapShape({ center: [3.501, 0], radius: 0.5 }), [wall.id]);
+  assert.deepEqual(w.overlapShape({ center: [2.5, 0], halfExtents: [2, 0.1] }), [wall.id]);
+  assert.deepEqual(w.overlapShape({ center: [2.5, 0], halfExtents: [2, 0.1], angle: Math.PI / 2 }), []);
+  assert.throws(() => w.overlapPoint([NaN, 0]), carom.CaromError);
+  assert.throws(() => w.overlapShape({ center: [0, 0] }), /radius/);
+  assert.throws(() => w.overlapShape({ center: [0, 0], halfExtents: [-1, 1] }), carom.CaromError);
+  w.destroy();
+});

@@ -42,11 +42,17 @@ typedef struct carom_grid_cell {
     int fixed_count; /* how many of them are static or kinematic bodies' (placed_fixed) */
 } carom_grid_cell;
 
+/* Keys a query holds back before looking them up in the pair map (broad_phase.c). */
+#define CAROM_CANDIDATE_BATCH 16
+
 /* Candidate pairs found by one worker (broad_phase.c): stb_ds array of pair keys, and whether
- * they outgrew the room max_contacts leaves. */
+ * they outgrew the room max_contacts leaves; and the keys found but not yet looked up, whose
+ * pair-map slots are being fetched meanwhile. */
 typedef struct carom_candidate_list {
     uint64_t* keys;
     bool overflow;
+    int pending_count;
+    uint64_t pending[CAROM_CANDIDATE_BATCH];
 } carom_candidate_list;
 
 typedef struct carom_broad_phase {

@@ -106,3 +106,10 @@ void carom_hash_map_remove(carom_hash_map* map, uint64_t key) {
         }
     }
 }
+
+void carom_hash_map_prefetch(const carom_hash_map* map, uint64_t key) {
+    if (map->capacity > 0) {
+        uint64_t mask = (uint64_t)map->capacity - 1;
+        __builtin_prefetch(&map->slots[carom_mix64(key) & mask]);
+    }
+}

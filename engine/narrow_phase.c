@@ -493,10 +493,37 @@ typedef struct collide_task {
     double dt;
 } collide_task;
 
+/* How many contacts ahead collide_range fetches what a contact reads: its shapes, bodies and
+ * proxies, which lie anywhere in their arrays, so each is a cache miss when the pile is large
+ * (a stirred drum of 6,000 bodies has 50,000 contacts); fetched ahead, the misses of several
+ * contacts overlap. The contact itself is fetched twice as far ahead, so that its shape and
+ * body indices are at hand when they are needed. */
+#define COLLIDE_PREFETCH_AHEAD 4
+
+static void prefetch_contact_reads(const carom_world* world, const carom_contact* contact) {
+    const carom_shape* shape_a = &world->shapes[contact->shape_a];
+    const carom_shape* shape_b = &world->shapes[contact->shape_b];
+    __builtin_prefetch(shape_a);
+    __builtin_prefetch(&shape_a->aabb);
+    __builtin_prefetch(shape_b);
+    __builtin_prefetch(&shape_b->aabb);
+    __builtin_prefetch(&world->bodies[contact->edges[0].body]);
+    __builtin_prefetch(&world->bodies[contact->edges[1].body]);
+    __builtin_prefetch(&world->broad_phase.proxies[contact->shape_a].fat_aabb);
+    __builtin_prefetch(&world->broad_phase.proxies[contact->shape_b].fat_aabb);
+}
+
 static void collide_range(int begin, int end, int worker, void* context) {
     (void)worker;
     const collide_task* task = context;
     for (int k = begin; k < end; ++k) {
+        if (k + 2 * COLLIDE_PREFETCH_AHEAD < end) {
+            __builtin_prefetch(&task->world->contacts[task->awake[k + 2 * COLLIDE_PREFETCH_AHEAD]]);
+        }
+        if (k + COLLIDE_PREFETCH_AHEAD < end) {
+            prefetch_contact_reads(task->world,
+                                   &task->world->contacts[task->awake[k + COLLIDE_PREFETCH_AHEAD]]);
+        }
         carom_contact* contact = &task->world->contacts[task->awake[k]];
         task->outcomes[k] = collide_contact(task->world, contact, task->dt, &task->pressing[k]);
     }

@@ -586,10 +586,7 @@ bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
         bp->proxies[bp->moved[i]].moved = false;
     }
     arrsetlen(bp->moved, 0);
-    for (int i = 0; i < count; ++i) {
-        uint64_t key = bp->candidate_pairs[i];
-        carom_create_contact(world, (int)(key >> 32), (int)(key & 0xffffffffu));
-    }
+    carom_create_contacts(world, bp->candidate_pairs, count);
     return true;
 }
 

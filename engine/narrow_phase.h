@@ -67,6 +67,9 @@ void carom_contact_set_touching(carom_world* world, carom_contact* contact, bool
 
 /* Create the contact for a new pair (shape ids in any order). */
 void carom_create_contact(carom_world* world, int shape_a, int shape_b);
+/* Create the contacts of count pair keys (carom_pair_key), in that order: the broad phase's new
+ * pairs, with what each creation touches fetched a few pairs ahead. */
+void carom_create_contacts(carom_world* world, const uint64_t* keys, int count);
 /* Destroy a contact; a touching one reports its end (contact or sensor end event). */
 void carom_destroy_contact(carom_world* world, int contact_id);
 /* Rebuild every body's contact list from the live contacts, linked in ascending id order (a

@@ -529,17 +529,30 @@ typedef struct collide_task {
  * body indices are at hand when they are needed. */
 #define COLLIDE_PREFETCH_AHEAD 4
 
+/* The fields a contact's update reads from a shape or a body lead their structs (shape.h,
+ * body.h), over up to three cache lines of a struct that does not start on one. */
+static void prefetch_lead(const void* record, size_t lead_bytes) {
+    const char* bytes = record;
+    __builtin_prefetch(bytes);
+    __builtin_prefetch(bytes + 64);
+    __builtin_prefetch(bytes + lead_bytes - 1);
+}
+
 static void prefetch_contact_reads(const carom_world* world, const carom_contact* contact) {
-    const carom_shape* shape_a = &world->shapes[contact->shape_a];
-    const carom_shape* shape_b = &world->shapes[contact->shape_b];
-    __builtin_prefetch(shape_a);
-    __builtin_prefetch(&shape_a->aabb);
-    __builtin_prefetch(shape_b);
-    __builtin_prefetch(&shape_b->aabb);
-    __builtin_prefetch(&world->bodies[contact->edges[0].body]);
-    __builtin_prefetch(&world->bodies[contact->edges[1].body]);
+    prefetch_lead(&world->shapes[contact->shape_a], offsetof(carom_shape, circle));
+    prefetch_lead(&world->shapes[contact->shape_b], offsetof(carom_shape, circle));
+    prefetch_lead(&world->bodies[contact->edges[0].body], offsetof(carom_body, max_extent) + 8);
+    prefetch_lead(&world->bodies[contact->edges[1].body], offsetof(carom_body, max_extent) + 8);
     __builtin_prefetch(&world->broad_phase.proxies[contact->shape_a].fat_aabb);
     __builtin_prefetch(&world->broad_phase.proxies[contact->shape_b].fat_aabb);
+}
+
+/* A contact's first fields and the pose its manifold was made at, which every update reads
+ * (try_recycle), at the struct's two ends. */
+static void prefetch_contact(const carom_contact* contact) {
+    __builtin_prefetch(contact);
+    __builtin_prefetch(&contact->manifold_cached);
+    __builtin_prefetch(&contact->cached_rotation_b);
 }
 
 static void collide_range(int begin, int end, int worker, void* context) {
@@ -547,7 +560,7 @@ static void collide_range(int begin, int end, int worker, void* context) {
     const collide_task* task = context;
     for (int k = begin; k < end; ++k) {
         if (k + 2 * COLLIDE_PREFETCH_AHEAD < end) {
-            __builtin_prefetch(&task->world->contacts[task->awake[k + 2 * COLLIDE_PREFETCH_AHEAD]]);
+            prefetch_contact(&task->world->contacts[task->awake[k + 2 * COLLIDE_PREFETCH_AHEAD]]);
         }
         if (k + COLLIDE_PREFETCH_AHEAD < end) {
             prefetch_contact_reads(task->world,

@@ -421,13 +421,45 @@ static bool solver_needs(const carom_world* world, const carom_contact* contact)
             carom_body_is_active(&world->bodies[contact->edges[1].body]));
 }
 
+/* The bodies of a touching contact on the solver's list: something pushes them, so their
+ * motion this step says little about the next one (fat boxes, body.c). body_a is -1 for a
+ * contact that does not touch (note_bodies). */
+static inline void mark_pushed(carom_world* world, int body_a, int body_b) {
+    if (body_a < 0) {
+        return;
+    }
+    world->pushed_bodies[body_a] = 1;
+    world->pushed_bodies[body_b] = 1;
+}
+
+/* A contact's bodies for the merge's mark_pushed, read while the contact is at hand: body A's
+ * id is -1 unless a point touches (a speculative point pushes nothing yet). */
+static inline void note_bodies(int* bodies, int k, const carom_contact* contact) {
+    bodies[2 * k] = carom_contact_points_touch(contact) ? contact->edges[0].body : -1;
+    bodies[2 * k + 1] = contact->edges[1].body;
+}
+
+/* No body pushed yet this step, one flag per body id. */
+static void clear_pushed(carom_world* world) {
+    int count = (int)arrlen(world->bodies);
+    arrsetlen(world->pushed_bodies, count);
+    if (count > 0) { /* an empty world's array is NULL, which memset may not take */
+        memset(world->pushed_bodies, 0, (size_t)count);
+    }
+}
+
 /* All contacts the solver needs, by a pass over every contact: for when a wake during the
  * narrow phase made contacts it had skipped as resting the solver's business again. */
 static void list_touching_contacts(carom_world* world) {
     arrsetlen(world->touching_contacts, 0);
+    clear_pushed(world);
     for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
-        if (world->contacts[i].id >= 0 && solver_needs(world, &world->contacts[i])) {
+        const carom_contact* contact = &world->contacts[i];
+        if (contact->id >= 0 && solver_needs(world, contact)) {
             arrput(world->touching_contacts, i);
+            if (carom_contact_points_touch(contact)) {
+                mark_pushed(world, contact->edges[0].body, contact->edges[1].body);
+            }
         }
     }
 }
@@ -511,6 +543,9 @@ static void settle_contact(carom_world* world, int i) {
         carom_wake_body(world, &world->bodies[contact->edges[0].body]);
         carom_wake_body(world, &world->bodies[contact->edges[1].body]);
         arrput(world->touching_contacts, i);
+        if (carom_contact_points_touch(contact)) {
+            mark_pushed(world, contact->edges[0].body, contact->edges[1].body);
+        }
     }
 }
 
@@ -519,6 +554,7 @@ typedef struct collide_task {
     const int* awake;
     unsigned char* outcomes;
     int* pressing;
+    int* bodies; /* two per contact (note_bodies), for the merge, which then need not read it */
     double dt;
 } collide_task;
 
@@ -568,6 +604,7 @@ static void collide_range(int begin, int end, int worker, void* context) {
         }
         carom_contact* contact = &task->world->contacts[task->awake[k]];
         task->outcomes[k] = collide_contact(task->world, contact, task->dt, &task->pressing[k]);
+        note_bodies(task->bodies, k, contact);
     }
 }
 
@@ -624,17 +661,22 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
     int awake_count = (int)arrlen(world->awake_contacts);
     arrsetlen(world->contact_outcomes, awake_count);
     arrsetlen(world->contact_pressing, awake_count);
-    collide_task task = {world, awake, world->contact_outcomes, world->contact_pressing, dt};
+    arrsetlen(world->contact_bodies, 2 * awake_count);
+    clear_pushed(world);
+    collide_task task = {world,         awake, world->contact_outcomes, world->contact_pressing,
+                         world->contact_bodies, dt};
     carom_parallel_for(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE, &task);
     for (int k = 0; k < awake_count; ++k) {
         unsigned char outcome = world->contact_outcomes[k];
         int i = awake[k];
         if (outcome == OUTCOME_SKIPPED) {
             outcome = collide_contact(world, &world->contacts[i], dt, &world->contact_pressing[k]);
+            note_bodies(world->contact_bodies, k, &world->contacts[i]);
         }
         int listed = (int)arrlen(world->touching_contacts);
         if (outcome == OUTCOME_SOLVE) {
             arrput(world->touching_contacts, i);
+            mark_pushed(world, world->contact_bodies[2 * k], world->contact_bodies[2 * k + 1]);
         } else if (outcome == OUTCOME_DESTROY) {
             arrput(world->contacts_to_destroy, i);
         } else if (outcome == OUTCOME_UPDATED) {

@@ -36,6 +36,12 @@ struct carom_world {
     int* contacts_to_destroy;   /* scratch */
     unsigned char* contact_outcomes; /* scratch: per awake contact, the narrow phase's verdict */
     int* contact_pressing; /* scratch: per awake contact, the body it presses (continuous.h) */
+    int* contact_bodies;   /* scratch: per awake contact, its two bodies (narrow_phase.c) */
+    /* Per body id, set by each step's narrow phase: 1 if one of the body's contacts on the
+     * solver's list touches (a point within CAROM_TOUCHING_DISTANCE): something pushes it, and
+     * its fat box gets no look-ahead (body.c). Meaningful from the narrow phase to the end of
+     * the step only, so nothing of it is saved in a snapshot. */
+    unsigned char* pushed_bodies;
     /* The narrow phase's output for the solver: non-sensor contacts with points whose bodies
      * are not both inactive, ascending (carom_narrow_phase_collide). */
     int* touching_contacts;

@@ -18,7 +18,13 @@
  * The colouring is made afresh every step from the constraints in id order. Box2D keeps colours
  * from step to step and updates them as contacts begin and end; here a fresh colouring costs a
  * few operations per constraint and depends on the world's state alone, which is what lets a
- * restored snapshot step bit for bit without storing it. */
+ * restored snapshot step bit for bit without storing it.
+ *
+ * The greedy pass is the one part of preparing the contacts that stays on the stepping thread
+ * when a world has workers: each constraint's colour depends on every constraint before it, so
+ * a colouring cut over workers would give other colours for another worker count, or need a
+ * merging pass of its own. It is a few operations per constraint; collecting the constraints
+ * before it and laying the colours out after it run on the workers (contact_solver.c). */
 #include "core.h"
 
 #include "constraint_graph.h"
@@ -60,22 +66,12 @@ void carom_graph_color(carom_constraint_graph* graph, const int* moving_a, const
         colors[i] = choose_color(graph->body_colors, moving_a[i], moving_b[i]);
         counts[colors[i]] += 1;
     }
-    /* counting sort: stable, so each colour keeps the constraints' order */
     int start = 0;
     for (int c = 0; c <= CAROM_GRAPH_COLORS; ++c) {
         graph->color_start[c] = start;
         start += counts[c];
     }
     graph->color_start[CAROM_GRAPH_COLORS + 1] = start;
-    int next[CAROM_GRAPH_COLORS + 1];
-    memcpy(next, graph->color_start, sizeof(next));
-    arrsetlen(graph->order, count);
-    for (int i = 0; i < count; ++i) {
-        graph->order[next[colors[i]]++] = i;
-    }
 }
 
-void carom_graph_destroy(carom_constraint_graph* graph) {
-    arrfree(graph->body_colors);
-    arrfree(graph->order);
-}
+void carom_graph_destroy(carom_constraint_graph* graph) { arrfree(graph->body_colors); }

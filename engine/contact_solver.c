@@ -135,41 +135,212 @@ static double get(const lane_writer* w, int field) {
  * time on many_pyramids). Only a hint: no result depends on it. */
 #define CONTACTS_AHEAD 8
 
-/* The contacts that become constraints, in id order, the states of their bodies (the rest
- * state for a body the solver does not move), and the states each may change (dynamic ones;
- * -1 for static, kinematic and sleeping bodies, which are only read). */
+/* ---- Collecting the constraints on the workers ----------------------------------------------
+ * Both the collection and the layout below cut their items into blocks of a fixed size, never
+ * a share of the workers: each block is worked alone, the blocks' counts are summed on the
+ * stepping thread in block order, and each block then writes at its offset. So the result is
+ * the one a single pass in index order gives, for any worker count. */
+
+/* Touching contacts, and constraints, per block. */
+#define COLLECT_BLOCK 2048
+#define LAYOUT_BLOCK 2048
+
+/* What the first pass of the collection keeps of a touching contact: whether it becomes a
+ * constraint, which of its bodies it moves, and its point count (bits 3 and up). */
+enum { COLLECT_KEPT = 1, COLLECT_MOVES_A = 2, COLLECT_MOVES_B = 4, COLLECT_POINTS_SHIFT = 3 };
+
+static int block_end(int block, int block_size, int count) {
+    return count - block * block_size < block_size ? count : (block + 1) * block_size;
+}
+
+/* First pass, per block of touching contacts: the states of each contact's bodies (the rest
+ * state for a body the solver does not move), which of them it may change (dynamic ones; not
+ * static, kinematic or sleeping bodies, which are only read), and how many it keeps. */
+static void mark_constraints(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
+    carom_solver* solver = &world->solver;
+    const int* body_states = solver->body_states;
+    const int* touching = world->touching_contacts;
+    int touching_count = (int)arrlen(world->touching_contacts);
+    for (int block = begin; block < end; ++block) {
+        int last = block_end(block, COLLECT_BLOCK, touching_count);
+        int kept = 0;
+        for (int k = block * COLLECT_BLOCK; k < last; ++k) {
+            if (k + CONTACTS_AHEAD < last) {
+                __builtin_prefetch(&world->contacts[touching[k + CONTACTS_AHEAD]]);
+            }
+            const carom_contact* contact = &world->contacts[touching[k]];
+            int a = body_states[contact->edges[0].body];
+            int b = body_states[contact->edges[1].body];
+            a = a >= 0 ? a : solver->moving_count;
+            b = b >= 0 ? b : solver->moving_count;
+            int flags = (solver->masses[a].inv_mass > 0.0 ? COLLECT_MOVES_A : 0) |
+                        (solver->masses[b].inv_mass > 0.0 ? COLLECT_MOVES_B : 0);
+            if (flags != 0) { /* else nothing it could move: static, kinematic or asleep */
+                flags |= COLLECT_KEPT | contact->point_count << COLLECT_POINTS_SHIFT;
+                kept += 1;
+            }
+            solver->collect_flags[k] = (unsigned char)flags;
+            solver->collect_states[2 * k] = a;
+            solver->collect_states[2 * k + 1] = b;
+        }
+        solver->block_offsets[block] = kept;
+    }
+}
+
+/* Second pass, per block: the kept contacts written as constraints from the block's offset. */
+static void write_constraints(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
+    carom_solver* solver = &world->solver;
+    int touching_count = (int)arrlen(world->touching_contacts);
+    for (int block = begin; block < end; ++block) {
+        int last = block_end(block, COLLECT_BLOCK, touching_count);
+        int n = solver->block_offsets[block];
+        for (int k = block * COLLECT_BLOCK; k < last; ++k) {
+            int flags = solver->collect_flags[k];
+            if (flags == 0) {
+                continue;
+            }
+            int a = solver->collect_states[2 * k];
+            int b = solver->collect_states[2 * k + 1];
+            solver->constraint_contacts[n] = world->touching_contacts[k];
+            solver->constraint_points[n] = (unsigned char)(flags >> COLLECT_POINTS_SHIFT);
+            solver->state_a[n] = a;
+            solver->state_b[n] = b;
+            solver->moving_a[n] = flags & COLLECT_MOVES_A ? a : -1;
+            solver->moving_b[n] = flags & COLLECT_MOVES_B ? b : -1;
+            n += 1;
+        }
+    }
+}
+
+/* Turn per-block counts into offsets (a running sum in block order); return the total. */
+static int block_counts_to_offsets(int* counts, int blocks) {
+    int total = 0;
+    for (int block = 0; block < blocks; ++block) {
+        int count = counts[block];
+        counts[block] = total;
+        total += count;
+    }
+    return total;
+}
+
+/* The contacts that become constraints, in id order (the order of the touching list), with the
+ * states of their bodies and the states each may change. */
 static void collect_constraints(carom_world* world) {
     carom_solver* solver = &world->solver;
-    arrsetlen(solver->constraint_contacts, 0);
-    arrsetlen(solver->constraint_points, 0);
-    arrsetlen(solver->moving_a, 0);
-    arrsetlen(solver->moving_b, 0);
-    arrsetlen(solver->state_a, 0);
-    arrsetlen(solver->state_b, 0);
-    const int* body_states = solver->body_states;
     int touching = (int)arrlen(world->touching_contacts);
-    for (int k = 0; k < touching; ++k) {
-        if (k + CONTACTS_AHEAD < touching) {
-            __builtin_prefetch(&world->contacts[world->touching_contacts[k + CONTACTS_AHEAD]]);
-        }
-        int i = world->touching_contacts[k];
-        const carom_contact* contact = &world->contacts[i];
-        int a = body_states[contact->edges[0].body];
-        int b = body_states[contact->edges[1].body];
-        a = a >= 0 ? a : solver->moving_count;
-        b = b >= 0 ? b : solver->moving_count;
-        int moving_a = solver->masses[a].inv_mass > 0.0 ? a : -1;
-        int moving_b = solver->masses[b].inv_mass > 0.0 ? b : -1;
-        if (moving_a < 0 && moving_b < 0) {
-            continue; /* nothing it could move: static, kinematic or asleep on both sides */
-        }
-        arrput(solver->constraint_contacts, i);
-        arrput(solver->constraint_points, (unsigned char)contact->point_count);
-        arrput(solver->state_a, a);
-        arrput(solver->state_b, b);
-        arrput(solver->moving_a, moving_a);
-        arrput(solver->moving_b, moving_b);
+    int blocks = (touching + COLLECT_BLOCK - 1) / COLLECT_BLOCK;
+    arrsetlen(solver->collect_flags, touching);
+    arrsetlen(solver->collect_states, 2 * touching);
+    arrsetlen(solver->block_offsets, blocks);
+    carom_parallel_for(&world->tasks, mark_constraints, blocks, 1, world);
+    int count = block_counts_to_offsets(solver->block_offsets, blocks);
+    arrsetlen(solver->constraint_contacts, count);
+    arrsetlen(solver->constraint_points, count);
+    arrsetlen(solver->moving_a, count);
+    arrsetlen(solver->moving_b, count);
+    arrsetlen(solver->state_a, count);
+    arrsetlen(solver->state_b, count);
+    carom_parallel_for(&world->tasks, write_constraints, blocks, 1, world);
+}
+
+/* ---- Laying the colours out on the workers --------------------------------------------------
+ * Where each constraint goes: colour after colour; within a colour the one-point constraints
+ * first, then the two-point ones, each in index order, so that most groups are all of one kind
+ * (the kernels skip a missing second point's work group by group). Within a colour no two
+ * constraints share a body, so this order reaches no result. That is a stable sort by a key of
+ * colour and point count, done as a counting sort over blocks: each block counts its keys, the
+ * counts become each block's first place of each key, and each block places its constraints. */
+
+/* Keys: 2 c for colour c's one-point constraints, 2 c + 1 for its two-point ones, and one for
+ * the overflow (index order, whatever the point count). */
+#define OVERFLOW_KEY (2 * CAROM_GRAPH_COLORS)
+#define LAYOUT_KEYS (OVERFLOW_KEY + 1)
+
+static int layout_key(const carom_solver* solver, int constraint) {
+    int color = solver->constraint_colors[constraint];
+    if (color == CAROM_OVERFLOW_COLOR) {
+        return OVERFLOW_KEY;
     }
+    return 2 * color + (solver->constraint_points[constraint] == 2);
+}
+
+static void count_keys(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_solver* solver = context;
+    int count = (int)arrlen(solver->constraint_contacts);
+    for (int block = begin; block < end; ++block) {
+        int* counts = solver->block_offsets + (size_t)block * LAYOUT_KEYS;
+        memset(counts, 0, sizeof(int) * LAYOUT_KEYS);
+        int last = block_end(block, LAYOUT_BLOCK, count);
+        for (int i = block * LAYOUT_BLOCK; i < last; ++i) {
+            counts[layout_key(solver, i)] += 1;
+        }
+    }
+}
+
+/* The slots: group * lanes + lane for a colour's, -1 - index for the overflow's. */
+static void place_constraints(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_solver* solver = context;
+    int count = (int)arrlen(solver->constraint_contacts);
+    for (int block = begin; block < end; ++block) {
+        int next[LAYOUT_KEYS];
+        memcpy(next, solver->block_offsets + (size_t)block * LAYOUT_KEYS, sizeof(next));
+        int last = block_end(block, LAYOUT_BLOCK, count);
+        for (int i = block * LAYOUT_BLOCK; i < last; ++i) {
+            int key = layout_key(solver, i);
+            int place = next[key]++;
+            solver->constraint_slots[i] = key == OVERFLOW_KEY ? -1 - place : place;
+        }
+    }
+}
+
+/* Each block's first place of each key: a colour's one-point constraints from the colour's
+ * first group, its two-point ones after them, the overflow from 0; blocks in order within a
+ * key. Returns the coloured groups' count. */
+static int key_counts_to_places(carom_solver* solver, int blocks, int lanes) {
+    int totals[LAYOUT_KEYS] = {0};
+    for (int block = 0; block < blocks; ++block) {
+        for (int key = 0; key < LAYOUT_KEYS; ++key) {
+            totals[key] += solver->block_offsets[(size_t)block * LAYOUT_KEYS + key];
+        }
+    }
+    int next[LAYOUT_KEYS];
+    int group = 0;
+    for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
+        next[2 * c] = group * lanes;
+        next[2 * c + 1] = group * lanes + totals[2 * c];
+        int colour_count = totals[2 * c] + totals[2 * c + 1];
+        CAROM_ASSERT(colour_count ==
+                     solver->graph.color_start[c + 1] - solver->graph.color_start[c]);
+        group += (colour_count + lanes - 1) / lanes;
+    }
+    next[OVERFLOW_KEY] = 0;
+    for (int block = 0; block < blocks; ++block) {
+        int* places = solver->block_offsets + (size_t)block * LAYOUT_KEYS;
+        for (int key = 0; key < LAYOUT_KEYS; ++key) {
+            int count = places[key];
+            places[key] = next[key];
+            next[key] += count;
+        }
+    }
+    return group;
+}
+
+/* Every constraint's slot, laid out on the workers; returns the coloured groups' count. */
+static int lay_out_constraints(carom_world* world, int lanes) {
+    carom_solver* solver = &world->solver;
+    int count = (int)arrlen(solver->constraint_contacts);
+    int blocks = (count + LAYOUT_BLOCK - 1) / LAYOUT_BLOCK;
+    arrsetlen(solver->block_offsets, (size_t)blocks * LAYOUT_KEYS);
+    carom_parallel_for(&world->tasks, count_keys, blocks, 1, solver);
+    int group_count = key_counts_to_places(solver, blocks, lanes);
+    carom_parallel_for(&world->tasks, place_constraints, blocks, 1, solver);
+    return group_count;
 }
 
 /* Room for the coloured groups and the overflow's, each starting on a 64-byte boundary, then
@@ -202,13 +373,8 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     arrsetlen(solver->constraint_slots, count);
     carom_graph_color(&solver->graph, solver->moving_a, solver->moving_b, count,
                       solver->moving_count, solver->constraint_colors);
-
-    /* groups: each colour rounded up to whole groups */
+    int group_count = lay_out_constraints(world, lanes);
     const int* start = solver->graph.color_start;
-    int group_count = 0;
-    for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
-        group_count += (start[c + 1] - start[c] + lanes - 1) / lanes;
-    }
     int overflow_count = start[CAROM_GRAPH_COLORS + 1] - start[CAROM_GRAPH_COLORS];
     allocate_groups(solver, lanes, group_count, overflow_count);
 
@@ -223,32 +389,16 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     settings->static_soft =
         carom_make_softness(static_hertz, world->def.contact_damping_ratio, h);
 
-    /* Where each constraint goes: colour after colour; within a colour the one-point
-     * constraints first, then the two-point ones, each in index order, so that most groups are
-     * all of one kind (the kernels skip a missing second point's work group by group). Within a
-     * colour no two constraints share a body, so this order reaches no result. The padding
-     * lanes after a colour's last constraint are cleared. */
+    /* the padding lanes after each colour's last constraint are cleared */
     int group = 0;
     for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
         int colour_count = start[c + 1] - start[c];
-        int k = 0;
-        for (int points = 1; points <= 2; ++points) {
-            for (int n = start[c]; n < start[c + 1]; ++n) {
-                int i = solver->graph.order[n];
-                if (solver->constraint_points[i] == points) {
-                    solver->constraint_slots[i] = group * lanes + k++;
-                }
-            }
-        }
         int colour_groups = (colour_count + lanes - 1) / lanes;
         for (int lane = colour_count % lanes; lane > 0 && lane < lanes; ++lane) {
             lane_writer w = slot_lane(solver, (group + colour_groups - 1) * lanes + lane);
             kernel->clear(w.group, w.cold, w.lane);
         }
         group += colour_groups;
-    }
-    for (int k = start[CAROM_GRAPH_COLORS]; k < start[CAROM_GRAPH_COLORS + 1]; ++k) {
-        solver->constraint_slots[solver->graph.order[k]] = -1 - (k - start[CAROM_GRAPH_COLORS]);
     }
 }
 
@@ -356,5 +506,8 @@ void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->constraint_slots);
     arrfree(solver->constraint_points);
     arrfree(solver->group_memory);
+    arrfree(solver->collect_flags);
+    arrfree(solver->collect_states);
+    arrfree(solver->block_offsets);
     carom_graph_destroy(&solver->graph);
 }

@@ -77,6 +77,10 @@ struct carom_solver {
     int overflow_count;
     double* colds;          /* the cold group of each coloured group (contact_solver.h) */
     double* overflow_colds; /* and of each overflow group */
+    /* scratch of the collection and layout on the workers (contact_solver.c) */
+    unsigned char* collect_flags; /* per touching contact: kept, which bodies move, points */
+    int* collect_states;          /* per touching contact: its bodies' two states */
+    int* block_offsets;           /* per block (and key): counts, then first places */
 
     /* the parallel passes (solver.c) */
     int color_groups[CAROM_GRAPH_COLORS + 1]; /* each colour's first group, and the end */

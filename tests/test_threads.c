@@ -34,12 +34,42 @@ static void inline_finish(void* user_task, void* user_context) {
 
 /* ---- Runs to compare ------------------------------------------------------------------------ */
 
-/* A scene stepped `steps` times with this def's threads; the hash of its bodies, and how many
- * contact begin events it reported in all (events are merged in a fixed order too). */
+/* A scene stepped `steps` times with this def's threads; the hash of its bodies, how many
+ * contact begin events it reported in all, and a hash of every body move event, in the order
+ * reported (events are merged in a fixed order too). */
 typedef struct outcome {
     uint64_t hash;
     long begin_events;
+    uint64_t move_hash;
+    long move_events;
 } outcome;
+
+static uint64_t fold(uint64_t hash, uint64_t value) {
+    for (int i = 0; i < 8; ++i) {
+        hash = (hash ^ ((value >> (8 * i)) & 0xffu)) * 0x100000001b3ull;
+    }
+    return hash;
+}
+
+static uint64_t fold_double(uint64_t hash, double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof(bits));
+    return fold(hash, bits);
+}
+
+static uint64_t fold_move_events(uint64_t hash, carom_body_events events) {
+    for (int i = 0; i < events.move_count; ++i) {
+        const carom_body_move_event* e = &events.move_events[i];
+        hash = fold(hash, e->body.index1);
+        hash = fold(hash, e->body.generation);
+        hash = fold_double(hash, e->transform.p.x);
+        hash = fold_double(hash, e->transform.p.y);
+        hash = fold_double(hash, e->transform.q.c);
+        hash = fold_double(hash, e->transform.q.s);
+        hash = fold(hash, (uint64_t)e->fell_asleep);
+    }
+    return hash;
+}
 
 static outcome run_scene(carom_world_def def, carom_scene_kind kind, int n, int steps) {
     carom_world_id world = carom_create_world(&def);
@@ -47,10 +77,13 @@ static outcome run_scene(carom_world_def def, carom_scene_kind kind, int n, int 
     int count = carom_scene_body_count(kind, n);
     carom_body_id* bodies = malloc(sizeof(carom_body_id) * (size_t)count);
     cr_assert_eq(carom_scene_build(world, kind, n, bodies), count, "%s", carom_last_error());
-    outcome result = {0, 0};
+    outcome result = {0, 0, 0xcbf29ce484222325ull, 0};
     for (int i = 0; i < steps; ++i) {
         cr_assert_eq(carom_world_step(world, 1.0 / 60.0), CAROM_OK, "%s", carom_last_error());
         result.begin_events += carom_world_get_contact_events(world).begin_count;
+        carom_body_events moves = carom_world_get_body_events(world);
+        result.move_hash = fold_move_events(result.move_hash, moves);
+        result.move_events += moves.move_count;
     }
     result.hash = test_hash_bodies(bodies, count);
     free(bodies);
@@ -75,7 +108,23 @@ Test(threads, own_threads_give_the_one_thread_bits) {
             cr_expect_eq(many.hash, one.hash, "scene %d with %d workers: %016llx, one: %016llx",
                          k, workers, (unsigned long long)many.hash, (unsigned long long)one.hash);
             cr_expect_eq(many.begin_events, one.begin_events);
+            cr_expect_eq(many.move_hash, one.move_hash, "scene %d with %d workers", k, workers);
         }
+    }
+}
+
+/* Large enough that every stage splits over the workers: the constraints are collected and
+ * laid out in several blocks, and the body move events selected and written in several. */
+Test(threads, a_large_pile_gives_the_one_thread_bits_and_events) {
+    outcome one = run_scene(scene_def(CAROM_SCENE_RAIN, 1), CAROM_SCENE_RAIN, 5000, 90);
+    cr_assert_gt(one.move_events, 90 * 4096L, "most of the balls move in every step");
+    for (int workers = 2; workers <= 3; ++workers) {
+        outcome many = run_scene(scene_def(CAROM_SCENE_RAIN, workers), CAROM_SCENE_RAIN, 5000, 90);
+        cr_expect_eq(many.hash, one.hash, "%d workers: %016llx, one: %016llx", workers,
+                     (unsigned long long)many.hash, (unsigned long long)one.hash);
+        cr_expect_eq(many.begin_events, one.begin_events);
+        cr_expect_eq(many.move_events, one.move_events);
+        cr_expect_eq(many.move_hash, one.move_hash, "%d workers", workers);
     }
 }
 

@@ -145,17 +145,14 @@ static double get(const lane_writer* w, int field) {
 #define COLLECT_BLOCK 2048
 #define LAYOUT_BLOCK 2048
 
-/* What the first pass of the collection keeps of a touching contact: whether it becomes a
- * constraint, which of its bodies it moves, and its point count (bits 3 and up). */
-enum { COLLECT_KEPT = 1, COLLECT_MOVES_A = 2, COLLECT_MOVES_B = 4, COLLECT_POINTS_SHIFT = 3 };
-
 static int block_end(int block, int block_size, int count) {
     return count - block * block_size < block_size ? count : (block + 1) * block_size;
 }
 
 /* First pass, per block of touching contacts: the states of each contact's bodies (the rest
  * state for a body the solver does not move), which of them it may change (dynamic ones; not
- * static, kinematic or sleeping bodies, which are only read), and how many it keeps. */
+ * static, kinematic or sleeping bodies, which are only read), whether its touching is left to
+ * the solver, and how many it keeps. */
 static void mark_constraints(int begin, int end, int worker, void* context) {
     (void)worker;
     carom_world* world = context;
@@ -175,12 +172,14 @@ static void mark_constraints(int begin, int end, int worker, void* context) {
             int b = body_states[contact->edges[1].body];
             a = a >= 0 ? a : solver->moving_count;
             b = b >= 0 ? b : solver->moving_count;
-            int flags = (solver->masses[a].inv_mass > 0.0 ? COLLECT_MOVES_A : 0) |
-                        (solver->masses[b].inv_mass > 0.0 ? COLLECT_MOVES_B : 0);
+            int flags = (solver->masses[a].inv_mass > 0.0 ? CAROM_COLLECT_MOVES_A : 0) |
+                        (solver->masses[b].inv_mass > 0.0 ? CAROM_COLLECT_MOVES_B : 0);
             if (flags != 0) { /* else nothing it could move: static, kinematic or asleep */
-                flags |= COLLECT_KEPT | contact->point_count << COLLECT_POINTS_SHIFT;
+                flags |= CAROM_COLLECT_KEPT;
                 kept += 1;
             }
+            flags |= carom_contact_points_touch(contact) ? 0 : CAROM_COLLECT_SPECULATIVE;
+            flags |= contact->point_count << CAROM_COLLECT_POINTS_SHIFT;
             solver->collect_flags[k] = (unsigned char)flags;
             solver->collect_states[2 * k] = a;
             solver->collect_states[2 * k + 1] = b;
@@ -200,17 +199,17 @@ static void write_constraints(int begin, int end, int worker, void* context) {
         int n = solver->block_offsets[block];
         for (int k = block * COLLECT_BLOCK; k < last; ++k) {
             int flags = solver->collect_flags[k];
-            if (flags == 0) {
+            if (!(flags & CAROM_COLLECT_KEPT)) {
                 continue;
             }
             int a = solver->collect_states[2 * k];
             int b = solver->collect_states[2 * k + 1];
             solver->constraint_contacts[n] = world->touching_contacts[k];
-            solver->constraint_points[n] = (unsigned char)(flags >> COLLECT_POINTS_SHIFT);
+            solver->constraint_points[n] = (unsigned char)(flags >> CAROM_COLLECT_POINTS_SHIFT);
             solver->state_a[n] = a;
             solver->state_b[n] = b;
-            solver->moving_a[n] = flags & COLLECT_MOVES_A ? a : -1;
-            solver->moving_b[n] = flags & COLLECT_MOVES_B ? b : -1;
+            solver->moving_a[n] = flags & CAROM_COLLECT_MOVES_A ? a : -1;
+            solver->moving_b[n] = flags & CAROM_COLLECT_MOVES_B ? b : -1;
             n += 1;
         }
     }

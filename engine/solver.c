@@ -249,23 +249,22 @@ static bool solver_pushed(const carom_world* world, int constraint, int point_co
 }
 
 /* The touching of the contacts whose points were all speculative at the narrow phase, left to
- * be settled here (narrow_phase.c): they touched if the solver pushed. Walks the narrow phase's
- * list, of which the constraints are the subsequence the solver could move, in the same order,
- * so the events come in contact-id order after the narrow phase's. */
+ * be settled here (narrow_phase.c): they touched if the solver pushed. Walks the notes the
+ * collection of the constraints made of the narrow phase's list, in its order (so the events
+ * come in contact-id order after the narrow phase's), and reads only the contacts it settles:
+ * the constraints are the list's kept contacts, in the same order. */
 static void settle_touching(carom_world* world) {
     const carom_solver* solver = &world->solver;
-    int constraint_count = (int)arrlen(solver->constraint_contacts);
+    const unsigned char* flags = solver->collect_flags;
     int j = 0;
     for (int k = 0; k < (int)arrlen(world->touching_contacts); ++k) {
-        int id = world->touching_contacts[k];
-        bool constrained = j < constraint_count && solver->constraint_contacts[j] == id;
-        j += constrained;
-        carom_contact* contact = &world->contacts[id];
-        if (carom_contact_points_touch(contact)) {
-            continue; /* the narrow phase reported it */
+        bool constrained = flags[k] & CAROM_COLLECT_KEPT;
+        if (flags[k] & CAROM_COLLECT_SPECULATIVE) {
+            carom_contact* contact = &world->contacts[world->touching_contacts[k]];
+            bool pushed = constrained && solver_pushed(world, j, contact->point_count);
+            carom_contact_set_touching(world, contact, pushed);
         }
-        bool pushed = constrained && solver_pushed(world, j - 1, contact->point_count);
-        carom_contact_set_touching(world, contact, pushed);
+        j += constrained;
     }
 }
 

@@ -51,6 +51,16 @@ typedef struct carom_body_motion {
  * h seconds. Contacts and joints share it. */
 carom_softness carom_make_softness(double hertz, double damping_ratio, double h);
 
+/* What the collection of the constraints notes of each touching contact (collect_flags). */
+enum carom_collect_flag {
+    CAROM_COLLECT_KEPT = 1,        /* it is a constraint: it may move a body */
+    CAROM_COLLECT_MOVES_A = 2,     /* it may move its first body */
+    CAROM_COLLECT_MOVES_B = 4,     /* and its second */
+    CAROM_COLLECT_SPECULATIVE = 8, /* its points were all speculative at the narrow phase: the
+                                    * solver settles whether it touched (solver.c) */
+    CAROM_COLLECT_POINTS_SHIFT = 4
+};
+
 struct carom_solver {
     carom_body_state* states;   /* stb_ds array, reused; one rest state at the end */
     carom_body_motion* motions; /* per moving state */
@@ -78,7 +88,8 @@ struct carom_solver {
     double* colds;          /* the cold group of each coloured group (contact_solver.h) */
     double* overflow_colds; /* and of each overflow group */
     /* scratch of the collection and layout on the workers (contact_solver.c) */
-    unsigned char* collect_flags; /* per touching contact: kept, which bodies move, points */
+    unsigned char* collect_flags; /* per touching contact: carom_collect_flag bits, and its
+                                   * point count from bit CAROM_COLLECT_POINTS_SHIFT */
     int* collect_states;          /* per touching contact: its bodies' two states */
     int* block_offsets;           /* per block (and key): counts, then first places */
 

@@ -251,18 +251,47 @@ bool carom_body_update_shape_aabbs(carom_world* world, const carom_body* body) {
     return left;
 }
 
-void carom_body_update_proxies(carom_world* world, const carom_body* body, carom_vec2 motion) {
+/* The fat box a shape's proxy moves to once the shape's box left its old one: the box grown by
+ * the margin and reaching ahead along the body's motion, on the broad phase's grid of values. */
+static carom_aabb new_fat_box(const carom_world* world, const carom_body* body,
+                              const carom_shape* shape, carom_vec2 motion) {
     double margin = body->type == CAROM_BODY_STATIC ? 0.0 : CAROM_AABB_MARGIN;
+    carom_vec2 reach = fat_box_reach(world, body, motion);
+    carom_vec2 r = {margin, margin};
+    carom_aabb enlarged = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
+    enlarged.lower = carom_add(enlarged.lower, carom_min_v(reach, carom_v2(0.0, 0.0)));
+    enlarged.upper = carom_add(enlarged.upper, carom_max_v(reach, carom_v2(0.0, 0.0)));
+    return carom_quantize_fat_aabb(enlarged);
+}
+
+static bool left_fat_box(const carom_world* world, int shape) {
+    return !carom_aabb_contains(world->broad_phase.proxies[shape].fat_aabb,
+                                world->shapes[shape].aabb);
+}
+
+void carom_body_update_proxies(carom_world* world, const carom_body* body, carom_vec2 motion) {
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
-        const carom_shape* shape = &world->shapes[s];
-        carom_aabb fat = world->broad_phase.proxies[s].fat_aabb;
-        if (!carom_aabb_contains(fat, shape->aabb)) {
-            carom_vec2 reach = fat_box_reach(world, body, motion);
-            carom_vec2 r = {margin, margin};
-            carom_aabb enlarged = {carom_sub(shape->aabb.lower, r), carom_add(shape->aabb.upper, r)};
-            enlarged.lower = carom_add(enlarged.lower, carom_min_v(reach, carom_v2(0.0, 0.0)));
-            enlarged.upper = carom_add(enlarged.upper, carom_max_v(reach, carom_v2(0.0, 0.0)));
-            carom_broad_phase_move_proxy(&world->broad_phase, s, carom_quantize_fat_aabb(enlarged));
+        if (left_fat_box(world, s)) {
+            carom_broad_phase_move_proxy(&world->broad_phase, s,
+                                         new_fat_box(world, body, &world->shapes[s], motion));
+        }
+    }
+}
+
+void carom_body_find_fat_boxes(const carom_world* world, const carom_body* body,
+                               carom_vec2 motion, carom_aabb* fat_boxes) {
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        if (left_fat_box(world, s)) {
+            fat_boxes[s] = new_fat_box(world, body, &world->shapes[s], motion);
+        }
+    }
+}
+
+void carom_body_move_proxies(carom_world* world, const carom_body* body,
+                             const carom_aabb* fat_boxes) {
+    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        if (left_fat_box(world, s)) {
+            carom_broad_phase_move_proxy(&world->broad_phase, s, fat_boxes[s]);
         }
     }
 }

@@ -81,6 +81,14 @@ void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_
  * moved in the broad phase's grid, which is shared (one body at a time). */
 bool carom_body_update_shape_aabbs(carom_world* world, const carom_body* body);
 void carom_body_update_proxies(carom_world* world, const carom_body* body, carom_vec2 motion);
+/* carom_body_update_proxies cut in two again, for the step's bodies on the workers: the new
+ * fat box of each shape whose box left its proxy's, into fat_boxes[shape id] (touches only this
+ * body's entries, so bodies may be done at the same time), then, one body at a time, those
+ * proxies moved in the grid to the boxes found. The same boxes, so the same bits. */
+void carom_body_find_fat_boxes(const carom_world* world, const carom_body* body,
+                               carom_vec2 motion, carom_aabb* fat_boxes);
+void carom_body_move_proxies(carom_world* world, const carom_body* body,
+                             const carom_aabb* fat_boxes);
 void carom_destroy_body_internal(carom_world* world, carom_body* body);
 
 #endif

@@ -65,6 +65,7 @@ void carom_solver_destroy(carom_solver* solver) {
     arrfree(solver->masses);
     arrfree(solver->body_states);
     arrfree(solver->leaves_fat_box);
+    arrfree(solver->fat_boxes);
     carom_contact_solver_destroy(solver);
 }
 
@@ -270,8 +271,9 @@ static void settle_touching(carom_world* world) {
 
 /* Write the states back to the bodies, within the speed limits (restitution and the relax pass
  * come after the last substep moved them), advance their rest timers, derive their origins, and
- * refresh their shapes' bounding boxes: each body its own, so ranges run at the same time. The
- * proxies that left their fat boxes move in the grid afterwards (move_proxies). */
+ * refresh their shapes' bounding boxes, and the new fat boxes of those that left theirs: each
+ * body its own, so ranges run at the same time. The proxies move in the grid afterwards
+ * (move_proxies). */
 static void finalize_bodies(int begin, int end, int worker, void* context) {
     (void)worker;
     carom_world* world = context;
@@ -297,18 +299,23 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
         body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);
         body->torque = 0.0;
-        solver->leaves_fat_box[i] = carom_body_update_shape_aabbs(world, body);
+        bool left = carom_body_update_shape_aabbs(world, body);
+        if (left) {
+            carom_body_find_fat_boxes(world, body, state->delta_position, solver->fat_boxes);
+        }
+        solver->leaves_fat_box[i] = left;
     }
 }
 
 /* The grid is shared: its proxies move one body at a time, in state order, for the bodies a
- * shape of which left its fat box (most bodies stay inside theirs). */
+ * shape of which left its fat box (most bodies stay inside theirs), to the fat boxes
+ * finalize_bodies found on the workers. */
 static void move_proxies(carom_world* world) {
     carom_solver* solver = &world->solver;
     for (int i = 0; i < solver->moving_count; ++i) {
         if (solver->leaves_fat_box[i]) {
-            carom_body_update_proxies(world, &world->bodies[solver->state_bodies[i]],
-                                      solver->states[i].delta_position);
+            carom_body_move_proxies(world, &world->bodies[solver->state_bodies[i]],
+                                    solver->fat_boxes);
         }
     }
 }
@@ -462,6 +469,7 @@ void carom_solver_step(carom_world* world, double dt) {
     settle_touching(world); /* before the hits, and with the velocities from before the solve */
     report_hits(world);
     arrsetlen(solver->leaves_fat_box, moving);
+    arrsetlen(solver->fat_boxes, arrlen(world->shapes));
     carom_parallel_for(tasks, finalize_bodies, moving, ITEMS_PER_RANGE, world);
     move_proxies(world);
     carom_joint_solver_finish(world); /* reactions, and the joints that broke */

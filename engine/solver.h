@@ -97,6 +97,7 @@ struct carom_solver {
     int color_groups[CAROM_GRAPH_COLORS + 1]; /* each colour's first group, and the end */
     double h, dt;                             /* this step's substep and step (s) */
     unsigned char* leaves_fat_box; /* per moving state: a shape's box left its fat box */
+    carom_aabb* fat_boxes;         /* per shape id: the fat box it moves to, if it left its own */
 };
 
 void carom_solver_destroy(carom_solver* solver);

@@ -268,6 +268,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contact_changed);
     arrfree(world->awake_contacts_scratch);
     arrfree(world->moved_states);
+    arrfree(world->merge_blocks);
     arrfree(world->select_flags);
     arrfree(world->select_blocks);
     arrfree(world->body_contacts);
@@ -367,48 +368,134 @@ static int copy_ids(int* to, const int* from, int count) {
 /* The awake contact list after contacts were only made and destroyed, the bodies' states as
  * they were: a contact not marked changed keeps its place or its absence, since what decided it
  * (its bodies' states) is unchanged, and each changed one is in the list if it was created last
- * and is visited now. One pass in id order over the marks (eight at a time: most are clear)
- * keeps the list ascending, and clears the marks; the old list's runs between two changed ids
- * are found by a doubling search and copied whole (a step changes a few contacts of tens of
- * thousands, and copying the list id by id was 2 % of a step of the 16,000-ball rain). */
-static void merge_changed_contacts(carom_world* world) {
-    unsigned char* changed = world->contact_changed;
-    int length = (int)arrlen(changed);
-    const int* old_list = world->awake_contacts;
-    int old_count = (int)arrlen(old_list);
-    /* room for the old list and every changed contact: each adds one at most */
-    arrsetlen(world->awake_contacts_scratch, old_count + world->changed_contact_count);
-    int* merged = world->awake_contacts_scratch;
-    int n = 0;
-    int o = 0;
-    for (int base = 0; base < length; base += 8) {
-        uint64_t eight;
-        memcpy(&eight, changed + base, sizeof(eight));
-        if (eight == 0) {
-            continue;
-        }
-        for (int id = base; id < base + 8; ++id) {
-            if (!changed[id]) {
+ * and is visited now. The marks are walked in id order (eight at a time: most are clear), which
+ * keeps the list ascending; the old list's runs between two changed ids are found by a doubling
+ * search and copied whole (a step changes a few contacts of tens of thousands).
+ *
+ * On the workers, over blocks of ids of a fixed size (so the list is the one a single pass
+ * makes, for any worker count): each block decides its changed contacts, writing the verdict
+ * into their marks, and counts its part of the new list; the counts become offsets in block
+ * order; each block writes its part and clears its marks. Each block's part of the old list is
+ * the run of ids in its range, found by search (the last block's run goes to the list's end:
+ * a contact never marked may lie past the marks). */
+
+/* Contact ids per block (a multiple of 8: the marks are read eight at a time). */
+#define MERGE_BLOCK 8192
+
+/* A changed contact's mark once its block decided it: out of the list, or in it (values past
+ * the marks' own, CAROM_CONTACT_CREATED and CAROM_CONTACT_DESTROYED, 1 and 2). */
+#define MERGE_OUT 3
+#define MERGE_IN 4
+
+typedef struct merge_task {
+    carom_world* world;
+    const int* old_list;
+    int old_count;
+    int length; /* of the marks */
+    int blocks;
+    int* merged;
+} merge_task;
+
+/* The block's run of the old list: [*first, *end). */
+static void old_run(const merge_task* task, int block, int* first, int* end) {
+    *first = first_not_below(task->old_list, 0, task->old_count, block * MERGE_BLOCK);
+    *end = block == task->blocks - 1
+               ? task->old_count
+               : first_not_below(task->old_list, *first, task->old_count,
+                                 (block + 1) * MERGE_BLOCK);
+}
+
+static int block_last_id(const merge_task* task, int block) {
+    int end = (block + 1) * MERGE_BLOCK;
+    return end < task->length ? end : task->length;
+}
+
+static void decide_changes(int begin, int end, int worker, void* context) {
+    (void)worker;
+    merge_task* task = context;
+    unsigned char* changed = task->world->contact_changed;
+    for (int block = begin; block < end; ++block) {
+        int o;
+        int run_end;
+        old_run(task, block, &o, &run_end);
+        int count = run_end - o;
+        for (int base = block * MERGE_BLOCK; base < block_last_id(task, block); base += 8) {
+            uint64_t eight;
+            memcpy(&eight, changed + base, sizeof(eight));
+            if (eight == 0) {
                 continue;
             }
-            bool created = changed[id] == CAROM_CONTACT_CREATED;
-            changed[id] = 0;
-            int run_end = first_not_below(old_list, o, old_count, id);
-            n += copy_ids(merged + n, old_list + o, run_end - o);
-            o = run_end;
-            if (o < old_count && old_list[o] == id) {
-                ++o; /* decided again: */
-            }
-            /* a destroyed one is out without reading it (a cache miss: it is long untouched) */
-            if (created && contact_is_visited(id, world)) {
-                merged[n++] = id;
+            for (int id = base; id < base + 8; ++id) {
+                if (!changed[id]) {
+                    continue;
+                }
+                o = first_not_below(task->old_list, o, run_end, id);
+                if (o < run_end && task->old_list[o] == id) {
+                    ++o; /* decided again: */
+                    --count;
+                }
+                /* a destroyed one is out without reading it (a cache miss: long untouched) */
+                bool in = changed[id] == CAROM_CONTACT_CREATED && contact_is_visited(id, task->world);
+                changed[id] = in ? MERGE_IN : MERGE_OUT;
+                count += in;
             }
         }
+        task->world->merge_blocks[block] = count;
     }
-    n += copy_ids(merged + n, old_list + o, old_count - o);
-    arrsetlen(merged, n);
+}
+
+static void write_merged(int begin, int end, int worker, void* context) {
+    (void)worker;
+    merge_task* task = context;
+    unsigned char* changed = task->world->contact_changed;
+    const int* old_list = task->old_list;
+    for (int block = begin; block < end; ++block) {
+        int o;
+        int run_end;
+        old_run(task, block, &o, &run_end);
+        int* merged = task->merged;
+        int n = task->world->merge_blocks[block];
+        for (int base = block * MERGE_BLOCK; base < block_last_id(task, block); base += 8) {
+            uint64_t eight;
+            memcpy(&eight, changed + base, sizeof(eight));
+            if (eight == 0) {
+                continue;
+            }
+            for (int id = base; id < base + 8; ++id) {
+                if (!changed[id]) {
+                    continue;
+                }
+                int before = first_not_below(old_list, o, run_end, id);
+                n += copy_ids(merged + n, old_list + o, before - o);
+                o = before + (before < run_end && old_list[before] == id);
+                if (changed[id] == MERGE_IN) {
+                    merged[n++] = id;
+                }
+                changed[id] = 0;
+            }
+        }
+        copy_ids(merged + n, old_list + o, run_end - o);
+    }
+}
+
+static void merge_changed_contacts(carom_world* world) {
+    int length = (int)arrlen(world->contact_changed);
+    int blocks = (length + MERGE_BLOCK - 1) / MERGE_BLOCK;
+    merge_task task = {world, world->awake_contacts, (int)arrlen(world->awake_contacts), length,
+                       blocks, NULL};
+    arrsetlen(world->merge_blocks, blocks);
+    carom_parallel_for(&world->tasks, decide_changes, blocks, 1, &task);
+    int total = 0;
+    for (int block = 0; block < blocks; ++block) {
+        int count = world->merge_blocks[block];
+        world->merge_blocks[block] = total;
+        total += count;
+    }
+    arrsetlen(world->awake_contacts_scratch, total);
+    task.merged = world->awake_contacts_scratch;
+    carom_parallel_for(&world->tasks, write_merged, blocks, 1, &task);
     world->awake_contacts_scratch = world->awake_contacts;
-    world->awake_contacts = merged;
+    world->awake_contacts = task.merged;
     world->changed_contact_count = 0;
 }
 

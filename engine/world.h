@@ -62,6 +62,7 @@ struct carom_world {
     unsigned char* contact_changed;
     int changed_contact_count;   /* marks set in contact_changed */
     int* awake_contacts_scratch; /* scratch: the merge's output, swapped with awake_contacts */
+    int* merge_blocks;           /* scratch: per block of the merge, its count, then offset */
     uint64_t awake_revision;
     uint64_t awake_lists_revision; /* the revision the lists were built at; 0: never */
     unsigned char* select_flags;   /* scratch: carom_parallel_select for the lists */

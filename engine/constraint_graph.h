@@ -11,19 +11,18 @@
 #define CAROM_OVERFLOW_COLOR CAROM_GRAPH_COLORS
 
 typedef struct carom_constraint_graph {
-    uint32_t* body_colors; /* stb_ds array: per solver state, the colours its constraints hold */
-    /* the constraints of colour c would take places color_start[c] to color_start[c + 1] - 1
-     * if laid out colour after colour, the overflow (colour CAROM_OVERFLOW_COLOR) last: the
-     * running sum of the colours' sizes, so color_start[c + 1] - color_start[c] is c's size */
-    int color_start[CAROM_GRAPH_COLORS + 2];
+    /* stb_ds array: per solver state, the colours its constraints hold, and one more entry
+     * that stands for every body a constraint only reads */
+    uint32_t* body_colors;
 } carom_constraint_graph;
 
 /* Colour `count` constraints, visited in index order. moving_a[i] and moving_b[i] are the solver
  * states of the bodies constraint i moves, or -1 for a body it only reads (static, kinematic);
- * states are below state_count. colors[i] receives each constraint's colour, and color_start
- * the colours' sizes. The result depends on nothing but the inputs, so it needs no saving in a
- * snapshot. Where each constraint goes within its colour is the caller's choice (the contact
- * solver lays them out on the workers, contact_solver.c). */
+ * states are below state_count. colors[i] receives each constraint's colour, or
+ * CAROM_OVERFLOW_COLOR. The result depends on nothing but the inputs, so it needs no saving in
+ * a snapshot. How many constraints each colour holds, and where each goes within its colour,
+ * are the caller's to count (the contact solver does it on the workers, contact_solver.c): the
+ * one pass left here is the one that cannot be cut, each colour depending on those before. */
 void carom_graph_color(carom_constraint_graph* graph, const int* moving_a, const int* moving_b,
                        int count, int state_count, int* colors);
 void carom_graph_destroy(carom_constraint_graph* graph);

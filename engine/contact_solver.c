@@ -298,9 +298,9 @@ static void place_constraints(int begin, int end, int worker, void* context) {
     }
 }
 
-/* Each block's first place of each key: a colour's one-point constraints from the colour's
- * first group, its two-point ones after them, the overflow from 0; blocks in order within a
- * key. Returns the coloured groups' count. */
+/* The colours' sizes (solver->color_start), and each block's first place of each key: a
+ * colour's one-point constraints from the colour's first group, its two-point ones after them,
+ * the overflow from 0; blocks in order within a key. Returns the coloured groups' count. */
 static int key_counts_to_places(carom_solver* solver, int blocks, int lanes) {
     int totals[LAYOUT_KEYS] = {0};
     for (int block = 0; block < blocks; ++block) {
@@ -310,14 +310,17 @@ static int key_counts_to_places(carom_solver* solver, int blocks, int lanes) {
     }
     int next[LAYOUT_KEYS];
     int group = 0;
+    int start = 0;
     for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
         next[2 * c] = group * lanes;
         next[2 * c + 1] = group * lanes + totals[2 * c];
         int colour_count = totals[2 * c] + totals[2 * c + 1];
-        CAROM_ASSERT(colour_count ==
-                     solver->graph.color_start[c + 1] - solver->graph.color_start[c]);
+        solver->color_start[c] = start;
+        start += colour_count;
         group += (colour_count + lanes - 1) / lanes;
     }
+    solver->color_start[CAROM_OVERFLOW_COLOR] = start;
+    solver->color_start[CAROM_OVERFLOW_COLOR + 1] = start + totals[OVERFLOW_KEY];
     next[OVERFLOW_KEY] = 0;
     for (int block = 0; block < blocks; ++block) {
         int* places = solver->block_offsets + (size_t)block * LAYOUT_KEYS;
@@ -330,7 +333,8 @@ static int key_counts_to_places(carom_solver* solver, int blocks, int lanes) {
     return group;
 }
 
-/* Every constraint's slot, laid out on the workers; returns the coloured groups' count. */
+/* Every constraint's slot, laid out on the workers, and the colours' sizes; returns the
+ * coloured groups' count. */
 static int lay_out_constraints(carom_world* world, int lanes) {
     carom_solver* solver = &world->solver;
     int count = (int)arrlen(solver->constraint_contacts);
@@ -373,7 +377,7 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     carom_graph_color(&solver->graph, solver->moving_a, solver->moving_b, count,
                       solver->moving_count, solver->constraint_colors);
     int group_count = lay_out_constraints(world, lanes);
-    const int* start = solver->graph.color_start;
+    const int* start = solver->color_start;
     int overflow_count = start[CAROM_GRAPH_COLORS + 1] - start[CAROM_GRAPH_COLORS];
     allocate_groups(solver, lanes, group_count, overflow_count);
 

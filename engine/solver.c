@@ -333,7 +333,7 @@ static void move_proxies(carom_world* world) {
  * each rounded up to whole groups of the kernel's lanes. */
 static void find_color_groups(carom_solver* solver) {
     int lanes = solver->kernel->lanes;
-    const int* start = solver->graph.color_start;
+    const int* start = solver->color_start;
     solver->color_groups[0] = 0;
     for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
         solver->color_groups[c + 1] =

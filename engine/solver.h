@@ -77,6 +77,9 @@ struct carom_solver {
     int* moving_a;              /* the state each constraint may move, or -1 (colouring input) */
     int* moving_b;
     int* constraint_colors;     /* colour of each constraint */
+    /* the running sum of the colours' sizes, the overflow (CAROM_OVERFLOW_COLOR) last: colour c
+     * holds color_start[c + 1] - color_start[c] constraints */
+    int color_start[CAROM_GRAPH_COLORS + 2];
     int* constraint_slots;      /* where each lives: group * lanes + lane, or -1 - overflow index */
     carom_constraint_graph graph;
     const carom_contact_kernel* kernel; /* the width this step's groups were laid out for */

@@ -184,7 +184,7 @@ static void mark_constraints(int begin, int end, int worker, void* context) {
             solver->collect_states[2 * k] = a;
             solver->collect_states[2 * k + 1] = b;
         }
-        solver->block_offsets[block] = kept;
+        solver->collect_offsets[block] = kept;
     }
 }
 
@@ -196,7 +196,7 @@ static void write_constraints(int begin, int end, int worker, void* context) {
     int touching_count = (int)arrlen(world->touching_contacts);
     for (int block = begin; block < end; ++block) {
         int last = block_end(block, COLLECT_BLOCK, touching_count);
-        int n = solver->block_offsets[block];
+        int n = solver->collect_offsets[block];
         for (int k = block * COLLECT_BLOCK; k < last; ++k) {
             int flags = solver->collect_flags[k];
             if (!(flags & CAROM_COLLECT_KEPT)) {
@@ -234,9 +234,9 @@ static void collect_constraints(carom_world* world) {
     int blocks = (touching + COLLECT_BLOCK - 1) / COLLECT_BLOCK;
     arrsetlen(solver->collect_flags, touching);
     arrsetlen(solver->collect_states, 2 * touching);
-    arrsetlen(solver->block_offsets, blocks);
+    arrsetlen(solver->collect_offsets, blocks);
     carom_parallel_for(&world->tasks, mark_constraints, blocks, 1, world);
-    int count = block_counts_to_offsets(solver->block_offsets, blocks);
+    int count = block_counts_to_offsets(solver->collect_offsets, blocks);
     arrsetlen(solver->constraint_contacts, count);
     arrsetlen(solver->constraint_points, count);
     arrsetlen(solver->moving_a, count);
@@ -272,7 +272,7 @@ static void count_keys(int begin, int end, int worker, void* context) {
     carom_solver* solver = context;
     int count = (int)arrlen(solver->constraint_contacts);
     for (int block = begin; block < end; ++block) {
-        int* counts = solver->block_offsets + (size_t)block * LAYOUT_KEYS;
+        int* counts = solver->layout_places + (size_t)block * LAYOUT_KEYS;
         memset(counts, 0, sizeof(int) * LAYOUT_KEYS);
         int last = block_end(block, LAYOUT_BLOCK, count);
         for (int i = block * LAYOUT_BLOCK; i < last; ++i) {
@@ -288,7 +288,7 @@ static void place_constraints(int begin, int end, int worker, void* context) {
     int count = (int)arrlen(solver->constraint_contacts);
     for (int block = begin; block < end; ++block) {
         int next[LAYOUT_KEYS];
-        memcpy(next, solver->block_offsets + (size_t)block * LAYOUT_KEYS, sizeof(next));
+        memcpy(next, solver->layout_places + (size_t)block * LAYOUT_KEYS, sizeof(next));
         int last = block_end(block, LAYOUT_BLOCK, count);
         for (int i = block * LAYOUT_BLOCK; i < last; ++i) {
             int key = layout_key(solver, i);
@@ -305,7 +305,7 @@ static int key_counts_to_places(carom_solver* solver, int blocks, int lanes) {
     int totals[LAYOUT_KEYS] = {0};
     for (int block = 0; block < blocks; ++block) {
         for (int key = 0; key < LAYOUT_KEYS; ++key) {
-            totals[key] += solver->block_offsets[(size_t)block * LAYOUT_KEYS + key];
+            totals[key] += solver->layout_places[(size_t)block * LAYOUT_KEYS + key];
         }
     }
     int next[LAYOUT_KEYS];
@@ -323,7 +323,7 @@ static int key_counts_to_places(carom_solver* solver, int blocks, int lanes) {
     solver->color_start[CAROM_OVERFLOW_COLOR + 1] = start + totals[OVERFLOW_KEY];
     next[OVERFLOW_KEY] = 0;
     for (int block = 0; block < blocks; ++block) {
-        int* places = solver->block_offsets + (size_t)block * LAYOUT_KEYS;
+        int* places = solver->layout_places + (size_t)block * LAYOUT_KEYS;
         for (int key = 0; key < LAYOUT_KEYS; ++key) {
             int count = places[key];
             places[key] = next[key];
@@ -339,7 +339,7 @@ static int lay_out_constraints(carom_world* world, int lanes) {
     carom_solver* solver = &world->solver;
     int count = (int)arrlen(solver->constraint_contacts);
     int blocks = (count + LAYOUT_BLOCK - 1) / LAYOUT_BLOCK;
-    arrsetlen(solver->block_offsets, (size_t)blocks * LAYOUT_KEYS);
+    arrsetlen(solver->layout_places, (size_t)blocks * LAYOUT_KEYS);
     carom_parallel_for(&world->tasks, count_keys, blocks, 1, solver);
     int group_count = key_counts_to_places(solver, blocks, lanes);
     carom_parallel_for(&world->tasks, place_constraints, blocks, 1, solver);
@@ -499,6 +499,48 @@ void carom_contact_solver_store(carom_world* world, int begin, int end) {
     }
 }
 
+/* Whether the solver pushed at any point of the constraint: the shapes met within the step. */
+static bool solver_pushed(const carom_world* world, int constraint, int point_count) {
+    for (int j = 0; j < point_count; ++j) {
+        if (carom_contact_solver_point(world, constraint, j).pushed) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Per block of the collection, with its first constraint as the running constraint index:
+ * each speculative contact touched if the solver pushed at one of its points (and never if it
+ * is no constraint); it is marked to settle if that is not what it says now. */
+static void mark_settled(int begin, int end, int worker, void* context) {
+    (void)worker;
+    carom_world* world = context;
+    carom_solver* solver = &world->solver;
+    int touching_count = (int)arrlen(world->touching_contacts);
+    for (int block = begin; block < end; ++block) {
+        int j = solver->collect_offsets[block];
+        int last = block_end(block, COLLECT_BLOCK, touching_count);
+        for (int k = block * COLLECT_BLOCK; k < last; ++k) {
+            int flags = solver->collect_flags[k];
+            bool constrained = flags & CAROM_COLLECT_KEPT;
+            if (flags & CAROM_COLLECT_SPECULATIVE) {
+                const carom_contact* contact = &world->contacts[world->touching_contacts[k]];
+                bool pushed = constrained && solver_pushed(world, j, contact->point_count);
+                if (pushed != contact->touching) {
+                    solver->collect_flags[k] = (unsigned char)(flags | CAROM_COLLECT_SETTLE);
+                }
+            }
+            j += constrained;
+        }
+    }
+}
+
+void carom_contact_solver_mark_settled(carom_world* world) {
+    int touching = (int)arrlen(world->touching_contacts);
+    int blocks = (touching + COLLECT_BLOCK - 1) / COLLECT_BLOCK;
+    carom_parallel_for(&world->tasks, mark_settled, blocks, 1, world);
+}
+
 void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->constraint_contacts);
     arrfree(solver->moving_a);
@@ -511,6 +553,7 @@ void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->group_memory);
     arrfree(solver->collect_flags);
     arrfree(solver->collect_states);
-    arrfree(solver->block_offsets);
+    arrfree(solver->collect_offsets);
+    arrfree(solver->layout_places);
     carom_graph_destroy(&solver->graph);
 }

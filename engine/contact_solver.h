@@ -198,6 +198,10 @@ typedef struct carom_constraint_point_result {
 } carom_constraint_point_result;
 carom_constraint_point_result carom_contact_solver_point(const carom_world* world, int constraint,
                                                          int point);
+/* After the solve, on the workers: mark CAROM_COLLECT_SETTLE (solver.h) on each touching
+ * contact whose points were all speculative and whose touching the solve changed (it touched
+ * if the solver pushed at one of its points). Reads the contacts, writes only the marks. */
+void carom_contact_solver_mark_settled(carom_world* world);
 void carom_contact_solver_destroy(carom_solver* solver);
 
 #endif

@@ -32,6 +32,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Bodies or constraints per range handed to a worker in the cheap per-item loops. */
 #define ITEMS_PER_RANGE 256
@@ -239,33 +240,31 @@ static void report_hits(carom_world* world) {
     }
 }
 
-/* Whether the solver pushed at any point of the constraint: the shapes met within the step. */
-static bool solver_pushed(const carom_world* world, int constraint, int point_count) {
-    for (int j = 0; j < point_count; ++j) {
-        if (carom_contact_solver_point(world, constraint, j).pushed) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* The touching of the contacts whose points were all speculative at the narrow phase, left to
- * be settled here (narrow_phase.c): they touched if the solver pushed. Walks the notes the
- * collection of the constraints made of the narrow phase's list, in its order (so the events
- * come in contact-id order after the narrow phase's), and reads only the contacts it settles:
- * the constraints are the list's kept contacts, in the same order. */
+ * be settled here (narrow_phase.c): they touched if the solver pushed. The workers mark those
+ * whose touching changes (carom_contact_solver_mark_settled); this walks the marks in the
+ * narrow phase's order, eight at a time (few are set), so the events come in contact-id order
+ * after the narrow phase's. */
 static void settle_touching(carom_world* world) {
-    const carom_solver* solver = &world->solver;
-    const unsigned char* flags = solver->collect_flags;
-    int j = 0;
-    for (int k = 0; k < (int)arrlen(world->touching_contacts); ++k) {
-        bool constrained = flags[k] & CAROM_COLLECT_KEPT;
-        if (flags[k] & CAROM_COLLECT_SPECULATIVE) {
-            carom_contact* contact = &world->contacts[world->touching_contacts[k]];
-            bool pushed = constrained && solver_pushed(world, j, contact->point_count);
-            carom_contact_set_touching(world, contact, pushed);
+    carom_contact_solver_mark_settled(world);
+    const unsigned char* flags = world->solver.collect_flags;
+    int count = (int)arrlen(world->touching_contacts);
+    const uint64_t settle_bits = UINT64_C(0x0101010101010101) * CAROM_COLLECT_SETTLE;
+    for (int base = 0; base < count; base += 8) {
+        if (base + 8 <= count) {
+            uint64_t eight;
+            memcpy(&eight, flags + base, sizeof(eight));
+            if ((eight & settle_bits) == 0) {
+                continue;
+            }
         }
-        j += constrained;
+        int last = base + 8 < count ? base + 8 : count;
+        for (int k = base; k < last; ++k) {
+            if (flags[k] & CAROM_COLLECT_SETTLE) {
+                carom_contact* contact = &world->contacts[world->touching_contacts[k]];
+                carom_contact_set_touching(world, contact, !contact->touching);
+            }
+        }
     }
 }
 

@@ -58,7 +58,8 @@ enum carom_collect_flag {
     CAROM_COLLECT_MOVES_B = 4,     /* and its second */
     CAROM_COLLECT_SPECULATIVE = 8, /* its points were all speculative at the narrow phase: the
                                     * solver settles whether it touched (solver.c) */
-    CAROM_COLLECT_POINTS_SHIFT = 4
+    CAROM_COLLECT_POINTS_SHIFT = 4, /* the point count, 1 or 2, in bits 4 and 5 */
+    CAROM_COLLECT_SETTLE = 64       /* after the solve: speculative, and its touching changes */
 };
 
 struct carom_solver {
@@ -94,7 +95,8 @@ struct carom_solver {
     unsigned char* collect_flags; /* per touching contact: carom_collect_flag bits, and its
                                    * point count from bit CAROM_COLLECT_POINTS_SHIFT */
     int* collect_states;          /* per touching contact: its bodies' two states */
-    int* block_offsets;           /* per block (and key): counts, then first places */
+    int* collect_offsets;         /* per block of the collection: its first constraint */
+    int* layout_places;           /* per block and key of the layout: counts, then first places */
 
     /* the parallel passes (solver.c) */
     int color_groups[CAROM_GRAPH_COLORS + 1]; /* each colour's first group, and the end */

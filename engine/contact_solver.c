@@ -145,6 +145,10 @@ static double get(const lane_writer* w, int field) {
 #define COLLECT_BLOCK 2048
 #define LAYOUT_BLOCK 2048
 
+_Static_assert(sizeof(((carom_contact*)0)->points) / sizeof(((carom_contact*)0)->points[0]) <
+                   CAROM_COLLECT_SETTLE >> CAROM_COLLECT_POINTS_SHIFT,
+               "a contact's point count fits below the settle mark in the collection's flags");
+
 static int block_end(int block, int block_size, int count) {
     return count - block * block_size < block_size ? count : (block + 1) * block_size;
 }

@@ -358,9 +358,12 @@ static int first_not_below(const int* list, int from, int count, int id) {
 }
 
 /* Copy count ids (none: the lists may then be null); returns count. */
-static int copy_ids(int* to, const int* from, int count) {
+/* Copy count ids from from[from_index..] to to[to_index..]. The pointers are offset only when
+ * there is something to copy: an empty list is a null pointer, and null + 0 is undefined
+ * behaviour (clang's UBSan stops on it). */
+static int copy_ids(int* to, int to_index, const int* from, int from_index, int count) {
     if (count > 0) {
-        memcpy(to, from, sizeof(int) * (size_t)count);
+        memcpy(to + to_index, from + from_index, sizeof(int) * (size_t)count);
     }
     return count;
 }
@@ -466,7 +469,7 @@ static void write_merged(int begin, int end, int worker, void* context) {
                     continue;
                 }
                 int before = first_not_below(old_list, o, run_end, id);
-                n += copy_ids(merged + n, old_list + o, before - o);
+                n += copy_ids(merged, n, old_list, o, before - o);
                 o = before + (before < run_end && old_list[before] == id);
                 if (changed[id] == MERGE_IN) {
                     merged[n++] = id;
@@ -474,7 +477,7 @@ static void write_merged(int begin, int end, int worker, void* context) {
                 changed[id] = 0;
             }
         }
-        copy_ids(merged + n, old_list + o, run_end - o);
+        copy_ids(merged, n, old_list, o, run_end - o);
     }
 }
 

@@ -413,6 +413,26 @@ static int block_last_id(const merge_task* task, int block) {
     return end < task->length ? end : task->length;
 }
 
+/* The first id in [id, last) whose mark is set, or last: clear marks are skipped eight at a time
+ * from each multiple of 8 (last and the marks' length are multiples of 8). */
+static int next_changed(const unsigned char* changed, int id, int last) {
+    while (id < last) {
+        if ((id & 7) == 0) {
+            uint64_t eight;
+            memcpy(&eight, changed + id, sizeof(eight));
+            if (eight == 0) {
+                id += 8;
+                continue;
+            }
+        }
+        if (changed[id]) {
+            return id;
+        }
+        ++id;
+    }
+    return last;
+}
+
 static void decide_changes(int begin, int end, int worker, void* context) {
     (void)worker;
     merge_task* task = context;
@@ -422,26 +442,18 @@ static void decide_changes(int begin, int end, int worker, void* context) {
         int run_end;
         old_run(task, block, &o, &run_end);
         int count = run_end - o;
-        for (int base = block * MERGE_BLOCK; base < block_last_id(task, block); base += 8) {
-            uint64_t eight;
-            memcpy(&eight, changed + base, sizeof(eight));
-            if (eight == 0) {
-                continue;
+        int last = block_last_id(task, block);
+        for (int id = next_changed(changed, block * MERGE_BLOCK, last); id < last;
+             id = next_changed(changed, id + 1, last)) {
+            o = first_not_below(task->old_list, o, run_end, id);
+            if (o < run_end && task->old_list[o] == id) {
+                ++o; /* decided again: */
+                --count;
             }
-            for (int id = base; id < base + 8; ++id) {
-                if (!changed[id]) {
-                    continue;
-                }
-                o = first_not_below(task->old_list, o, run_end, id);
-                if (o < run_end && task->old_list[o] == id) {
-                    ++o; /* decided again: */
-                    --count;
-                }
-                /* a destroyed one is out without reading it (a cache miss: long untouched) */
-                bool in = changed[id] == CAROM_CONTACT_CREATED && contact_is_visited(id, task->world);
-                changed[id] = in ? MERGE_IN : MERGE_OUT;
-                count += in;
-            }
+            /* a destroyed one is out without reading it (a cache miss: long untouched) */
+            bool in = changed[id] == CAROM_CONTACT_CREATED && contact_is_visited(id, task->world);
+            changed[id] = in ? MERGE_IN : MERGE_OUT;
+            count += in;
         }
         task->world->merge_blocks[block] = count;
     }
@@ -458,24 +470,16 @@ static void write_merged(int begin, int end, int worker, void* context) {
         old_run(task, block, &o, &run_end);
         int* merged = task->merged;
         int n = task->world->merge_blocks[block];
-        for (int base = block * MERGE_BLOCK; base < block_last_id(task, block); base += 8) {
-            uint64_t eight;
-            memcpy(&eight, changed + base, sizeof(eight));
-            if (eight == 0) {
-                continue;
+        int last = block_last_id(task, block);
+        for (int id = next_changed(changed, block * MERGE_BLOCK, last); id < last;
+             id = next_changed(changed, id + 1, last)) {
+            int before = first_not_below(old_list, o, run_end, id);
+            n += copy_ids(merged, n, old_list, o, before - o);
+            o = before + (before < run_end && old_list[before] == id);
+            if (changed[id] == MERGE_IN) {
+                merged[n++] = id;
             }
-            for (int id = base; id < base + 8; ++id) {
-                if (!changed[id]) {
-                    continue;
-                }
-                int before = first_not_below(old_list, o, run_end, id);
-                n += copy_ids(merged, n, old_list, o, before - o);
-                o = before + (before < run_end && old_list[before] == id);
-                if (changed[id] == MERGE_IN) {
-                    merged[n++] = id;
-                }
-                changed[id] = 0;
-            }
+            changed[id] = 0;
         }
         copy_ids(merged, n, old_list, o, run_end - o);
     }

@@ -178,14 +178,20 @@ static void prepare_kind(carom_joint* joint, const carom_joint_context* context)
     }
 }
 
-/* The solver states this step's joints write, for limit_joint_speeds: listed (a state may come
- * twice) while that is shorter than the list of every moving state, else none and all are looked
- * at. */
+/* Whether limit_joint_speeds looks at every moving state: the joints' states (two a joint at
+ * most) would be the longer list. */
+static bool limits_every_moving_state(const carom_world* world) {
+    return 2 * (int)arrlen(world->solved_joints) > world->solver.moving_count;
+}
+
+/* The solver states this step's joints write, for limit_joint_speeds (a state may come twice);
+ * none when every moving state is looked at. */
 static void collect_joint_states(carom_world* world) {
     arrsetlen(world->joint_states, 0);
-    int solved = (int)arrlen(world->solved_joints);
-    world->limit_all_states = 2 * solved > world->solver.moving_count;
-    for (int k = 0; k < solved && !world->limit_all_states; ++k) {
+    if (limits_every_moving_state(world)) {
+        return;
+    }
+    for (int k = 0; k < (int)arrlen(world->solved_joints); ++k) {
         const carom_joint* joint = &world->joints[world->solved_joints[k]];
         if (joint->write_a) {
             arrput(world->joint_states, joint->state_a);
@@ -211,7 +217,7 @@ static bool too_fast(const carom_body_state* state) {
 static void limit_joint_speeds(carom_world* world) {
     carom_body_state* states = world->solver.states;
     bool any = false;
-    if (world->limit_all_states) {
+    if (limits_every_moving_state(world)) {
         int count = world->solver.moving_count;
         for (int i = 0; i < count; ++i) {
             any |= too_fast(&states[i]);
@@ -235,7 +241,6 @@ void carom_joint_solver_prepare(carom_world* world, double h) {
     arrsetlen(world->joint_break_events, 0);
     arrsetlen(world->solved_joints, 0);
     arrsetlen(world->joint_states, 0);
-    world->limit_all_states = false;
     if (arrlen(world->joints) == 0) {
         return;
     }

@@ -104,8 +104,8 @@ struct carom_world {
     int* awake_joints;       /* joints with an awake dynamic body, ascending */
     uint64_t awake_joints_revision; /* the awake revision awake_joints was built at; 0: never */
     int* solved_joints;             /* this step's joints, ascending */
-    int* joint_states;              /* the solver states they write (joint_solver.c) */
-    bool limit_all_states;          /* ...or every moving state, when that list is shorter */
+    int* joint_states;              /* the solver states they write, unless every moving state
+                                       is a shorter list to check (joint_solver.c) */
     carom_joint_context joint_context;
     carom_joint_break_event* joint_break_events; /* of the last step */
 

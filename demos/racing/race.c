@@ -388,15 +388,11 @@ uint64_t race_hash(const race* r) {
     return carom_bodies_hash(bodies, RACE_CARS + 3);
 }
 
-void race_print_table(const race* r, FILE* out) {
-    fprintf(out, "carom racing: %d cars and a truck with a trailer, %.2f s (%d steps of 1/60 s), "
-            "track %.1f m\n", RACE_CARS - 1, race_seconds(r->step), r->step, r->track.length);
-    fprintf(out, "pos car      laps  best lap          last lap   hits  lap times (s)\n");
-    int order[RACE_CARS];
+void race_standings(const race* r, int order[RACE_CARS]) {
     for (int i = 0; i < RACE_CARS; ++i) {
         order[i] = i;
     }
-    /* most laps first, then the earlier start of the current lap, then the grid */
+    /* insertion sort: stable, so equal racers keep their grid order */
     for (int i = 1; i < RACE_CARS; ++i) {
         for (int j = i; j > 0; --j) {
             const race_car* a = &r->cars[order[j - 1]];
@@ -411,6 +407,14 @@ void race_print_table(const race* r, FILE* out) {
             }
         }
     }
+}
+
+void race_print_table(const race* r, FILE* out) {
+    fprintf(out, "carom racing: %d cars and a truck with a trailer, %.2f s (%d steps of 1/60 s), "
+            "track %.1f m\n", RACE_CARS - 1, race_seconds(r->step), r->step, r->track.length);
+    fprintf(out, "pos car      laps  best lap          last lap   hits  lap times (s)\n");
+    int order[RACE_CARS];
+    race_standings(r, order);
     for (int p = 0; p < RACE_CARS; ++p) {
         const race_car* car = &r->cars[order[p]];
         char best[32] = "-", last[32] = "-";

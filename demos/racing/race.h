@@ -118,6 +118,10 @@ int race_step(race* r);
  * equal states. */
 uint64_t race_hash(const race* r);
 
+/* The racers' indices in lap-table order: most laps first, then the earlier start of the
+ * current lap, then the grid. */
+void race_standings(const race* r, int order[RACE_CARS]);
+
 /* Print the lap table (and the hash) to a stream. */
 void race_print_table(const race* r, FILE* out);
 

@@ -129,23 +129,7 @@ static void draw_table(const race* r, canvas* c, double size) {
     snprintf(lines[0], sizeof(lines[0]), "t = %6.2f s   lap   best     last",
              race_seconds(r->step));
     int order[RACE_CARS];
-    for (int i = 0; i < RACE_CARS; ++i) {
-        order[i] = i;
-    }
-    for (int i = 1; i < RACE_CARS; ++i) {
-        for (int j = i; j > 0; --j) {
-            const race_car* a = &r->cars[order[j - 1]];
-            const race_car* b = &r->cars[order[j]];
-            int a_start = a->lap_start_step < 0 ? 1 << 30 : a->lap_start_step;
-            int b_start = b->lap_start_step < 0 ? 1 << 30 : b->lap_start_step;
-            if (b->lap_count > a->lap_count ||
-                (b->lap_count == a->lap_count && b_start < a_start)) {
-                int swap = order[j - 1];
-                order[j - 1] = order[j];
-                order[j] = swap;
-            }
-        }
-    }
+    race_standings(r, order);
     for (int p = 0; p < RACE_CARS; ++p) {
         const race_car* car = &r->cars[order[p]];
         char best[16] = "   -  ", last[16] = "   -  ";

@@ -6,42 +6,16 @@ a change to a recipe rather than to hundreds of hand-edited numbers. Run it from
     python3 scenes/generate.py
 pyramid.json and box_stack.json follow the recipes of the benchmark scenes (bench/scenes.c):
 the same bodies, in the same order, at the same positions."""
-import json
 import math
 import os
+
+import scene_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def write(name, scene):
-    scene = {"version": 1, **scene}
-    path = os.path.join(HERE, name)
-    with open(path, "w") as out:
-        out.write(dump(scene) + "\n")
-
-
-def dump(scene):
-    """One body (and one joint) per line: readable, and diffs show which body changed."""
-    head = {k: v for k, v in scene.items() if k not in ("bodies", "joints", "vehicles")}
-    lines = ["{"]
-    for key, value in head.items():
-        lines.append(f"  {json.dumps(key)}: {json.dumps(value)},")
-    lines.append('  "bodies": [')
-    bodies = [json.dumps(body) for body in scene["bodies"]]
-    lines.append(",\n".join("    " + body for body in bodies))
-    if "joints" in scene:
-        lines.append("  ],")
-        lines.append('  "joints": [')
-        joints = [json.dumps(joint) for joint in scene["joints"]]
-        lines.append(",\n".join("    " + joint for joint in joints))
-    if "vehicles" in scene:
-        lines.append("  ],")
-        lines.append('  "vehicles": [')
-        vehicles = [json.dumps(vehicle) for vehicle in scene["vehicles"]]
-        lines.append(",\n".join("    " + vehicle for vehicle in vehicles))
-    lines.append("  ]")
-    lines.append("}")
-    return "\n".join(lines)
+    scene_json.write(HERE, name, scene)
 
 
 def ball_drop():

@@ -7,11 +7,13 @@ same sizes, densities, friction, restitution, counts and positions; README.md in
 lists where carom's shapes differ. The scenes are checked in; this script is their recipe:
     python3 scenes/box2d/generate.py
 tests/test_stacking.c loads these files and asserts how they behave."""
-import json
 import math
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # scenes/scene_json.py
+import scene_json  # noqa: E402
 WORLD = {"gravity": [0, -10], "dt": 1 / 60}
 # Box2D's rounded box of half extent 0.45 and radius 0.05 has the outline of a 0.5 box with
 # rounded corners; carom has no rounded polygons yet, so it is the plain 0.5 box.
@@ -21,22 +23,7 @@ CARD_HALF_THICKNESS = 0.00125
 
 
 def write(name, scene):
-    scene = {"version": 1, **scene}
-    with open(os.path.join(HERE, name), "w") as out:
-        out.write(dump(scene) + "\n")
-
-
-def dump(scene):
-    """One body per line: readable, and diffs show which body changed."""
-    lines = ["{"]
-    for key, value in scene.items():
-        if key != "bodies":
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value)},")
-    lines.append('  "bodies": [')
-    lines.append(",\n".join("    " + json.dumps(body) for body in scene["bodies"]))
-    lines.append("  ]")
-    lines.append("}")
-    return "\n".join(lines)
+    scene_json.write(HERE, name, scene)
 
 
 def static_body(name, shapes, position=(0, 0)):

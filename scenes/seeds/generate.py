@@ -14,25 +14,17 @@
 The scenes are checked in; this script is how they were made. Run it from anywhere:
     python3 scenes/seeds/generate.py
 (the billiard break, demos/seeds/billiards.c, is scenes/billiards.json already)."""
-import json
 import math
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # scenes/scene_json.py
+import scene_json  # noqa: E402
 
 
 def write(name, scene):
-    scene = {"version": 1, **scene}
-    lines = ["{"]
-    for key, value in scene.items():
-        if key != "bodies":
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value)},")
-    lines.append('  "bodies": [')
-    lines.append(",\n".join("    " + json.dumps(body) for body in scene["bodies"]))
-    lines.append("  ]")
-    lines.append("}")
-    with open(os.path.join(HERE, name), "w") as out:
-        out.write("\n".join(lines) + "\n")
+    scene_json.write(HERE, name, scene)
 
 
 def r(x):

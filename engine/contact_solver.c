@@ -409,12 +409,35 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     }
 }
 
+/* The lines of the coloured group `group` and of its cold group, fetched into the cache to be
+ * written. */
+static void fetch_group_for_writing(const carom_solver* solver, int group) {
+    int lanes = solver->kernel->lanes;
+    const char* bytes =
+        (const char*)solver->groups + carom_contact_group_size(lanes) * (size_t)group;
+    for (size_t offset = 0; offset < carom_contact_group_size(lanes); offset += 64) {
+        __builtin_prefetch(bytes + offset, 1);
+    }
+    const char* cold =
+        (const char*)(solver->colds + (size_t)group * CAROM_CC_COUNT * (size_t)lanes);
+    for (size_t offset = 0; offset < carom_contact_cold_size(lanes); offset += 64) {
+        __builtin_prefetch(cold + offset, 1);
+    }
+}
+
 /* Filled in contact order: the contacts are read front to back, and the lanes written are one
- * moving front per colour. Each constraint writes its own lane only, so ranges may be filled at
- * the same time (solver.c spreads them over the workers). */
+ * moving front per colour (two: its one-point and its two-point constraints), each front
+ * writing its groups one after the other, lane 0 first. Those are too many streams for the
+ * hardware to foresee: each lane's stores waited for their lines to come from memory (two thirds
+ * of the fill on many_pyramids). So a constraint that starts a group fetches the next group of
+ * its front for writing, a few dozen constraints before it is written. (Filling group by group
+ * instead wrote whole lines in order but read the contacts out of order, and was slower still.)
+ * Each constraint writes its own lane only, so ranges may be filled at the same time (solver.c
+ * spreads them over the workers). */
 void carom_contact_solver_fill(carom_world* world, int begin, int end) {
     carom_solver* solver = &world->solver;
     const carom_contact_kernel* kernel = solver->kernel;
+    int lanes = kernel->lanes;
     for (int i = begin; i < end; ++i) {
         if (i + CONTACTS_AHEAD < end) { /* the bodies of a pile's contacts are anywhere */
             int ahead_a = solver->state_a[i + CONTACTS_AHEAD];
@@ -425,6 +448,9 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
             __builtin_prefetch(&solver->masses[ahead_b]);
         }
         int slot = solver->constraint_slots[i];
+        if (slot >= 0 && slot % lanes == 0 && slot / lanes + 1 < solver->group_count) {
+            fetch_group_for_writing(solver, slot / lanes + 1);
+        }
         lane_writer w = slot_lane(solver, slot);
         int a = solver->state_a[i];
         int b = solver->state_b[i];
@@ -452,9 +478,10 @@ void carom_contact_solver_warm_start(carom_world* world) {
 void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
                                 bool use_bias) {
     carom_solver* solver = &world->solver;
-    carom_contact_kernel_lanes1.solve(solver->overflow, solver->overflow_count, solver->states,
-                                      settings, use_bias);
-    solver->kernel->solve(solver->groups, solver->group_count, solver->states, settings, use_bias);
+    carom_contact_kernel_lanes1.solve(solver->overflow, solver->overflow_colds,
+                                      solver->overflow_count, solver->states, settings, use_bias);
+    solver->kernel->solve(solver->groups, solver->colds, solver->group_count, solver->states,
+                          settings, use_bias);
 }
 
 void carom_contact_solver_restitution(carom_world* world) {
@@ -471,10 +498,10 @@ void carom_contact_solver_restitution(carom_world* world) {
 carom_constraint_point_result carom_contact_solver_point(const carom_world* world, int constraint,
                                                          int point) {
     lane_writer w = slot_lane(&world->solver, world->solver.constraint_slots[constraint]);
-    int base = point * CAROM_CF_POINT_STRIDE;
     int32_t flags = carom_contact_ints(w.group, w.lanes)[CAROM_CI_FLAGS * w.lanes + w.lane];
     carom_constraint_point_result result = {
-        get(&w, base + CAROM_CF_NORMAL_IMPULSE), get(&w, base + CAROM_CF_TANGENT_IMPULSE),
+        get(&w, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, point)),
+        get(&w, carom_contact_point_field(CAROM_CF_TANGENT_IMPULSE, point)),
         w.cold[(CAROM_CC_RELATIVE_VELOCITY1 + point) * w.lanes + w.lane],
         (flags & (CAROM_CF_PUSHED1 << point)) != 0};
     return result;
@@ -485,20 +512,19 @@ void carom_contact_solver_store(carom_world* world, int begin, int end) {
     for (int i = begin; i < end; ++i) {
         if (i + CONTACTS_AHEAD < end) { /* in contact order, the lanes read are anywhere */
             lane_writer ahead = slot_lane(solver, solver->constraint_slots[i + CONTACTS_AHEAD]);
-            for (int j = 0; j < 2; ++j) {
-                int base = j * CAROM_CF_POINT_STRIDE;
-                __builtin_prefetch(carom_contact_field(ahead.group, ahead.lanes,
-                                                       base + CAROM_CF_NORMAL_IMPULSE, ahead.lane));
+            for (int j = 0; j < 2; ++j) { /* a point's two impulses are next to each other */
                 __builtin_prefetch(carom_contact_field(
-                    ahead.group, ahead.lanes, base + CAROM_CF_TANGENT_IMPULSE, ahead.lane));
+                    ahead.group, ahead.lanes, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, j),
+                    ahead.lane));
             }
         }
         carom_contact* contact = &world->contacts[solver->constraint_contacts[i]];
         lane_writer w = slot_lane(solver, solver->constraint_slots[i]);
         for (int j = 0; j < contact->point_count; ++j) {
-            int base = j * CAROM_CF_POINT_STRIDE;
-            contact->points[j].normal_impulse = get(&w, base + CAROM_CF_NORMAL_IMPULSE);
-            contact->points[j].tangent_impulse = get(&w, base + CAROM_CF_TANGENT_IMPULSE);
+            contact->points[j].normal_impulse =
+                get(&w, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, j));
+            contact->points[j].tangent_impulse =
+                get(&w, carom_contact_point_field(CAROM_CF_TANGENT_IMPULSE, j));
         }
     }
 }

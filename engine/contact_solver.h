@@ -34,35 +34,49 @@ typedef struct carom_state_mass {
 
 /* The doubles of a constraint, each stored as `lanes` consecutive values in its group. A
  * group's size is what every pass streams through the caches (a pile of tens of thousands of
- * contacts does not fit in them), so it holds only what the substep loops read: whether a lane
- * may use the 2x2 block and whether a point pushed are bits of the lane's flags (below), and
- * what only restitution and the hit events read is in a group of its own (the cold fields). */
+ * contacts does not fit in them), so it holds only what the substep loops read, in the order
+ * of how many passes read it: first what the warm start reads too, then what only the solve
+ * and relax passes read, so that the warm start streams a group's first lines and stops. A
+ * point's fields come in two runs, one in each part: carom_contact_point_field() finds them.
+ * Whether a lane may use the 2x2 block, whether it has a second point and whether a point
+ * pushed are bits of the lane's flags (below); the block's matrix, which only lanes whose points
+ * are alike read (few, in a pile), and what only restitution and the hit events read are in a
+ * group of their own (the cold fields). */
 enum carom_contact_field {
+    /* read by the warm start, the solve and the relax passes */
     CAROM_CF_NORMAL_X,
     CAROM_CF_NORMAL_Y,
-    CAROM_CF_FRICTION,
     CAROM_CF_INV_MASS_A,
     CAROM_CF_INV_INERTIA_A,
     CAROM_CF_INV_MASS_B,
     CAROM_CF_INV_INERTIA_B,
-    CAROM_CF_INV_K11, /* the block's inverse normal mass matrix; 0 where CAROM_CF_BLOCK is not set */
-    CAROM_CF_INV_K12,
-    CAROM_CF_INV_K22,
-    CAROM_CF_POINT1, /* the first point's fields start here, the second's CAROM_CF_POINT_STRIDE on
-                      */
-    CAROM_CF_ANCHOR_A_X = CAROM_CF_POINT1, /* point relative to A's center of mass, world frame */
+    CAROM_CF_WARM_POINT1, /* the first point's warm start fields; the second's
+                             CAROM_CF_WARM_POINT_STRIDE on */
+    CAROM_CF_NORMAL_IMPULSE = CAROM_CF_WARM_POINT1, /* accumulated (N s) */
+    CAROM_CF_TANGENT_IMPULSE,
+    CAROM_CF_ANCHOR_A_X, /* point relative to A's center of mass, world frame */
     CAROM_CF_ANCHOR_A_Y,
     CAROM_CF_ANCHOR_B_X,
     CAROM_CF_ANCHOR_B_Y,
-    CAROM_CF_BASE_SEPARATION, /* at the start of the step (m) */
+    CAROM_CF_WARM_POINT_END,
+    CAROM_CF_WARM_POINT_STRIDE = CAROM_CF_WARM_POINT_END - CAROM_CF_WARM_POINT1,
+    /* read by the solve and relax passes only */
+    CAROM_CF_FRICTION = CAROM_CF_WARM_POINT1 + 2 * CAROM_CF_WARM_POINT_STRIDE,
+    CAROM_CF_SOLVE_POINT1, /* the first point's other fields; the second's
+                              CAROM_CF_SOLVE_POINT_STRIDE on */
+    CAROM_CF_BASE_SEPARATION = CAROM_CF_SOLVE_POINT1, /* at the start of the step (m) */
     CAROM_CF_NORMAL_MASS,
     CAROM_CF_TANGENT_MASS,
-    CAROM_CF_NORMAL_IMPULSE, /* accumulated (N s) */
-    CAROM_CF_TANGENT_IMPULSE,
-    CAROM_CF_POINT_END,
-    CAROM_CF_POINT_STRIDE = CAROM_CF_POINT_END - CAROM_CF_POINT1,
-    CAROM_CF_COUNT = CAROM_CF_POINT1 + 2 * CAROM_CF_POINT_STRIDE
+    CAROM_CF_SOLVE_POINT_END,
+    CAROM_CF_SOLVE_POINT_STRIDE = CAROM_CF_SOLVE_POINT_END - CAROM_CF_SOLVE_POINT1,
+    CAROM_CF_COUNT = CAROM_CF_SOLVE_POINT1 + 2 * CAROM_CF_SOLVE_POINT_STRIDE
 };
+
+/* The field of point 0 or 1 whose first point's field is `field` (a point field above). */
+static inline int carom_contact_point_field(int field, int point) {
+    return field + point * (field < CAROM_CF_FRICTION ? CAROM_CF_WARM_POINT_STRIDE
+                                                      : CAROM_CF_SOLVE_POINT_STRIDE);
+}
 
 /* The cold fields: each group has a cold group beside it, in an array of their own in the same
  * order, with `lanes` doubles of each. */
@@ -70,6 +84,10 @@ enum carom_contact_cold_field {
     CAROM_CC_RESTITUTION,
     CAROM_CC_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
     CAROM_CC_RELATIVE_VELOCITY2,
+    /* the block's inverse normal mass matrix; 0 where CAROM_CF_BLOCK is not set */
+    CAROM_CC_INV_K11,
+    CAROM_CC_INV_K12,
+    CAROM_CC_INV_K22,
     CAROM_CC_COUNT
 };
 
@@ -83,32 +101,41 @@ static inline size_t carom_contact_cold_size(int lanes) {
  * so lanes of one colour may share them. A padding lane has no flag and all-zero fields: it
  * moves nothing. CAROM_CF_BLOCK: both normal impulses may be solved together (the 2x2 block).
  * CAROM_CF_PUSHED1 and _2 (CAROM_CF_PUSHED1 << point): a normal impulse of the step at that
- * point was positive, i.e. the point pushed (restitution, hit events, touching). */
+ * point was positive, i.e. the point pushed (restitution, hit events, touching).
+ * CAROM_CF_SECOND: the second point has a normal mass, i.e. is solved (a missing one has none). */
 enum {
     CAROM_CF_WRITE_A = 1,
     CAROM_CF_WRITE_B = 2,
     CAROM_CF_BLOCK = 4,
     CAROM_CF_PUSHED1 = 8,
-    CAROM_CF_PUSHED2 = 16
+    CAROM_CF_PUSHED2 = 16,
+    CAROM_CF_SECOND = 32
 };
 
-/* Bytes of one group of `lanes` constraints: the doubles, then three int32 per lane (state A,
- * state B, flags), rounded up to 64 bytes so every group starts on a cache line. */
+/* A group of `lanes` constraints: first four int32 per lane (state A, state B, flags, and one
+ * unused, so that the doubles after them start on a cache line), then the doubles, rounded up
+ * to 64 bytes so every group starts on a cache line. The ints come first because every pass
+ * reads them: the warm start then reads one run of lines from a group's start. */
+enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_COUNT = 4 };
+
+/* Bytes of one group of `lanes` constraints. */
 static inline size_t carom_contact_group_size(int lanes) {
-    size_t bytes = (size_t)lanes * (CAROM_CF_COUNT * sizeof(double) + 3 * sizeof(int32_t));
+    size_t bytes =
+        (size_t)lanes * (CAROM_CI_COUNT * sizeof(int32_t) + CAROM_CF_COUNT * sizeof(double));
     return (bytes + 63) & ~(size_t)63;
+}
+
+/* The int32 arrays at the start of a group: state A, state B and flags, `lanes` each. */
+static inline int32_t* carom_contact_ints(void* group, int lanes) {
+    (void)lanes;
+    return (int32_t*)group;
 }
 
 /* A field of lane `lane` in a group of `lanes`. */
 static inline double* carom_contact_field(void* group, int lanes, int field, int lane) {
-    return (double*)group + (size_t)field * (size_t)lanes + (size_t)lane;
+    return (double*)((int32_t*)group + (size_t)CAROM_CI_COUNT * (size_t)lanes) +
+           (size_t)field * (size_t)lanes + (size_t)lane;
 }
-
-/* The int32 arrays after the doubles: state A, state B and flags, `lanes` each. */
-static inline int32_t* carom_contact_ints(void* group, int lanes) {
-    return (int32_t*)((double*)group + (size_t)CAROM_CF_COUNT * (size_t)lanes);
-}
-enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS };
 
 /* The settings of one pass over the constraints. */
 /* A soft constraint: a spring and damper expressed per substep (Catto, Solver2D, 2024);
@@ -150,8 +177,9 @@ typedef struct carom_contact_kernel {
     /* Apply the accumulated impulses (the start of a substep). */
     void (*warm_start)(void* groups, int count, carom_body_state* states);
     /* One pass of normal and friction impulses; with use_bias, penetration is pushed out
-     * softly, without (the relax pass) only velocities are corrected. */
-    void (*solve)(void* groups, int count, carom_body_state* states,
+     * softly, without (the relax pass) only velocities are corrected. `colds` are the groups'
+     * cold groups (the block's matrix). */
+    void (*solve)(void* groups, const double* colds, int count, carom_body_state* states,
                   const carom_solve_settings* settings, bool use_bias);
     /* Bounce points that approached faster than threshold (m/s) and pushed; `colds` are the
      * groups' cold groups. */

@@ -214,14 +214,16 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
 }
 #endif
 
-/* A group viewed as lane values. */
+/* A group viewed as lane values, with its cold group. */
 typedef struct group_view {
     double* base;
     int32_t* ints;
+    const double* cold;
 } group_view;
 
-static CAROM_FORCE_INLINE group_view view(void* group) {
-    group_view g = {(double*)group, carom_contact_ints(group, LANES)};
+static CAROM_FORCE_INLINE group_view view(void* group, const double* cold) {
+    group_view g = {carom_contact_field(group, LANES, 0, 0), carom_contact_ints(group, LANES),
+                    cold};
     return g;
 }
 
@@ -233,8 +235,13 @@ static CAROM_FORCE_INLINE void put(group_view g, int field, lane_d value) {
     lane_store(g.base + field * LANES, value);
 }
 
+/* A cold field as lane values. */
+static CAROM_FORCE_INLINE lane_d get_cold(group_view g, int field) {
+    return lane_load(g.cold + field * LANES);
+}
+
 /* The point's field: point 0 or 1. */
-#define PF(point, field) ((field) + (point)*CAROM_CF_POINT_STRIDE)
+#define PF(point, field) carom_contact_point_field((field), (point))
 
 typedef struct constraint_lanes {
     lane_d nx, ny;
@@ -285,12 +292,18 @@ static CAROM_FORCE_INLINE void apply_where(lane_mask mask, body_lanes* a, body_l
     b->w = lane_select(mask, nb.w, b->w);
 }
 
-/* The lanes whose constraint has a second point: a missing one has no mass (clear_point).
- * Groups of one-point constraints (circles: all of rain) skip the second point's work, and
- * every other group applies it only where it exists, so that the bits of a lane never depend on
- * its neighbours (the lane-width equality test). */
-static CAROM_FORCE_INLINE lane_mask second_points(lane_d second_normal_mass) {
-    return lane_greater(second_normal_mass, lane_zero());
+/* The lanes whose constraint has a second point with a mass (a missing one has none). Groups
+ * of one-point constraints (circles: all of rain) skip the second point's work, and every other
+ * group applies it only where it exists, so that the bits of a lane never depend on its
+ * neighbours (the lane-width equality test). The warm start finds them in the flags
+ * (CAROM_CF_SECOND), so that it need not read the masses; the passes that read the masses
+ * anyway compare one, which is cheaper than taking a bit out of the flags. */
+static CAROM_FORCE_INLINE lane_mask second_points(group_view g) {
+    return lane_flag_mask(lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES), CAROM_CF_SECOND);
+}
+
+static CAROM_FORCE_INLINE lane_mask second_points_by_mass(group_view g) {
+    return lane_greater(get(g, PF(1, CAROM_CF_NORMAL_MASS)), lane_zero());
 }
 
 /* Velocity of the point on B relative to the point on A, along (dx, dy). */
@@ -307,13 +320,13 @@ static void warm_start_groups(void* groups, int count, carom_body_state* states)
     char* bytes = groups;
     size_t stride = carom_contact_group_size(LANES);
     for (int i = 0; i < count; ++i) {
-        group_view g = view(bytes + (size_t)i * stride);
+        group_view g = view(bytes + (size_t)i * stride, NULL);
         body_lanes a = gather_velocities(states, g.ints + CAROM_CI_STATE_A * LANES);
         body_lanes b = gather_velocities(states, g.ints + CAROM_CI_STATE_B * LANES);
         constraint_lanes c = load_constraint(g);
         lane_d tx = c.ny;
         lane_d ty = -c.nx;
-        lane_mask second = second_points(get(g, PF(1, CAROM_CF_NORMAL_MASS)));
+        lane_mask second = second_points(g);
         int points = lane_any(second) ? 2 : 1;
         for (int j = 0; j < points; ++j) {
             point_lanes p = load_point(g, j);
@@ -526,9 +539,9 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     }
     lane_d rhs1 = relative_speed(a, b, &p[0], c->nx, c->ny) + d[0].bias;
     lane_d rhs2 = relative_speed(a, b, &p[1], c->nx, c->ny) + d[1].bias;
-    lane_d k11 = get(g, CAROM_CF_INV_K11);
-    lane_d k12 = get(g, CAROM_CF_INV_K12);
-    lane_d k22 = get(g, CAROM_CF_INV_K22);
+    lane_d k11 = get_cold(g, CAROM_CC_INV_K11);
+    lane_d k12 = get_cold(g, CAROM_CC_INV_K12);
+    lane_d k22 = get_cold(g, CAROM_CC_INV_K22);
     lane_d ms = d[0].mass_scale;
     lane_d is = d[0].impulse_scale;
     lane_d block[2] = {-ms * (k11 * rhs1 + k12 * rhs2) - is * normal[0],
@@ -637,8 +650,8 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
         }
     }
     int32_t* flags = g.ints + CAROM_CI_FLAGS * LANES;
-    lane_store_i32(flags, lane_load_i32(flags) | lane_flag_bits(pushed[0], CAROM_CF_PUSHED1) |
-                              lane_flag_bits(pushed[1], CAROM_CF_PUSHED2));
+    lane_store_i32(flags, lane_load_i32(flags) | lane_flag_bits2(pushed[0], CAROM_CF_PUSHED1,
+                                                                 pushed[1], CAROM_CF_PUSHED2));
     scatter(states, g.ints + CAROM_CI_STATE_A * LANES, g.ints + CAROM_CI_FLAGS * LANES,
             CAROM_CF_WRITE_A, &a);
     scatter(states, g.ints + CAROM_CI_STATE_B * LANES, g.ints + CAROM_CI_FLAGS * LANES,
@@ -659,7 +672,7 @@ static __attribute__((noinline)) void solve_group_with_single_points(
 
 static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* states,
                                            const carom_solve_settings* settings, bool use_bias) {
-    lane_mask second = second_points(get(g, PF(1, CAROM_CF_NORMAL_MASS)));
+    lane_mask second = second_points_by_mass(g);
     if (lane_all(second)) {
         solve_group_of(g, states, settings, use_bias, 2, second, true);
     } else {
@@ -667,17 +680,20 @@ static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* state
     }
 }
 
-static void solve_groups(void* groups, int count, carom_body_state* states,
+static void solve_groups(void* groups, const double* colds, int count, carom_body_state* states,
                          const carom_solve_settings* settings, bool use_bias) {
     char* bytes = groups;
     size_t stride = carom_contact_group_size(LANES);
+    size_t cold_stride = CAROM_CC_COUNT * LANES;
     if (use_bias) {
         for (int i = 0; i < count; ++i) {
-            solve_group(view(bytes + (size_t)i * stride), states, settings, true);
+            solve_group(view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride), states,
+                        settings, true);
         }
     } else {
         for (int i = 0; i < count; ++i) {
-            solve_group(view(bytes + (size_t)i * stride), states, settings, false);
+            solve_group(view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride), states,
+                        settings, false);
         }
     }
 }
@@ -702,8 +718,8 @@ static CAROM_FORCE_INLINE lane_d lane_inverse_or_zero(lane_d inverse) {
  * else the larger single point's (two points too close for a block act as one). */
 static CAROM_FORCE_INLINE lane_d approach_energy(group_view g, lane_i32 flags,
                                                   const lane_d* approach) {
-    lane_d k11 = get(g, CAROM_CF_INV_K11), k12 = get(g, CAROM_CF_INV_K12);
-    lane_d k22 = get(g, CAROM_CF_INV_K22);
+    lane_d k11 = get_cold(g, CAROM_CC_INV_K11), k12 = get_cold(g, CAROM_CC_INV_K12);
+    lane_d k22 = get_cold(g, CAROM_CC_INV_K22);
     lane_d block = k11 * approach[0] * approach[0] +
                    lane_splat(2.0) * k12 * approach[0] * approach[1] +
                    k22 * approach[1] * approach[1];
@@ -758,8 +774,8 @@ static void restitution_groups(void* groups, const double* colds, int count,
     char* bytes = groups;
     size_t stride = carom_contact_group_size(LANES);
     for (int i = 0; i < count; ++i) {
-        group_view g = view(bytes + (size_t)i * stride);
         const double* cold = colds + (size_t)i * CAROM_CC_COUNT * LANES;
+        group_view g = view(bytes + (size_t)i * stride, cold);
         lane_d restitution = lane_load(cold + CAROM_CC_RESTITUTION * LANES);
         if (!lane_any(lane_greater(restitution, lane_zero()))) {
             continue; /* nothing here bounces: most piles */
@@ -769,7 +785,7 @@ static void restitution_groups(void* groups, const double* colds, int count,
         body_lanes a0 = a, b0 = b;
         constraint_lanes c = load_constraint(g);
         lane_d before[2], bounced[2], approach[2];
-        lane_mask second = second_points(get(g, PF(1, CAROM_CF_NORMAL_MASS)));
+        lane_mask second = second_points(g);
         lane_i32 flags = lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES);
         for (int j = 0; j < 2; ++j) {
             point_lanes p = load_point(g, j);
@@ -810,53 +826,60 @@ static void restitution_groups(void* groups, const double* colds, int count,
  * Once per constraint per step; here rather than in contact_solver.c so that every field's
  * address is a constant of the width. */
 
-/* Field `field` of lane `lane`. */
-#define LANE_FIELD(group, field, lane) (((double*)(group))[(field)*LANES + (lane)])
+/* Field `field` of lane `lane` (the doubles of a group or of a cold group). */
+#define LANE_FIELD(doubles, field, lane) (((double*)(doubles))[(field)*LANES + (lane)])
+/* Field `field` of the point (0 or 1) of lane `lane`. */
+#define POINT_FIELD(doubles, field, point, lane)                                                   \
+    LANE_FIELD((doubles), carom_contact_point_field((field), (point)), (lane))
 
-static void clear_point(void* group, double* cold, int lane, int point) {
-    for (int field = CAROM_CF_POINT1; field < CAROM_CF_POINT_END; ++field) {
-        LANE_FIELD(group, field + point * CAROM_CF_POINT_STRIDE, lane) = 0.0;
+static void clear_point(double* fields, double* cold, int lane, int point) {
+    for (int field = CAROM_CF_WARM_POINT1; field < CAROM_CF_WARM_POINT_END; ++field) {
+        POINT_FIELD(fields, field, point, lane) = 0.0;
+    }
+    for (int field = CAROM_CF_SOLVE_POINT1; field < CAROM_CF_SOLVE_POINT_END; ++field) {
+        POINT_FIELD(fields, field, point, lane) = 0.0;
     }
     LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) = 0.0;
 }
 
 static void clear_lane(void* group, double* cold, int lane) {
+    double* fields = carom_contact_field(group, LANES, 0, 0);
     for (int field = 0; field < CAROM_CF_COUNT; ++field) {
-        LANE_FIELD(group, field, lane) = 0.0;
+        LANE_FIELD(fields, field, lane) = 0.0;
     }
     for (int field = 0; field < CAROM_CC_COUNT; ++field) {
         LANE_FIELD(cold, field, lane) = 0.0;
     }
     int32_t* ints = carom_contact_ints(group, LANES);
-    for (int k = CAROM_CI_STATE_A; k <= CAROM_CI_FLAGS; ++k) {
+    for (int k = 0; k < CAROM_CI_COUNT; ++k) {
         ints[k * LANES + lane] = 0;
     }
 }
 
-static CAROM_FORCE_INLINE void prepare_point(void* group, double* cold, int lane, int point,
+static CAROM_FORCE_INLINE void prepare_point(double* fields, double* cold, int lane, int point,
                                              const carom_contact_point* mp, carom_vec2 normal,
                                              const carom_contact_input* in) {
-    double* f = (double*)group + point * CAROM_CF_POINT_STRIDE * LANES + lane;
     carom_vec2 tangent = carom_right_perp(normal);
     carom_vec2 ra = mp->anchor_a;
     carom_vec2 rb = mp->anchor_b;
-    f[CAROM_CF_ANCHOR_A_X * LANES] = ra.x;
-    f[CAROM_CF_ANCHOR_A_Y * LANES] = ra.y;
-    f[CAROM_CF_ANCHOR_B_X * LANES] = rb.x;
-    f[CAROM_CF_ANCHOR_B_Y * LANES] = rb.y;
-    f[CAROM_CF_BASE_SEPARATION * LANES] = mp->separation;
-    f[CAROM_CF_NORMAL_IMPULSE * LANES] = mp->normal_impulse;
-    f[CAROM_CF_TANGENT_IMPULSE * LANES] = mp->tangent_impulse;
+    POINT_FIELD(fields, CAROM_CF_ANCHOR_A_X, point, lane) = ra.x;
+    POINT_FIELD(fields, CAROM_CF_ANCHOR_A_Y, point, lane) = ra.y;
+    POINT_FIELD(fields, CAROM_CF_ANCHOR_B_X, point, lane) = rb.x;
+    POINT_FIELD(fields, CAROM_CF_ANCHOR_B_Y, point, lane) = rb.y;
+    POINT_FIELD(fields, CAROM_CF_BASE_SEPARATION, point, lane) = mp->separation;
+    POINT_FIELD(fields, CAROM_CF_NORMAL_IMPULSE, point, lane) = mp->normal_impulse;
+    POINT_FIELD(fields, CAROM_CF_TANGENT_IMPULSE, point, lane) = mp->tangent_impulse;
     double ima = in->mass_a.inv_mass, iia = in->mass_a.inv_inertia;
     double imb = in->mass_b.inv_mass, iib = in->mass_b.inv_inertia;
     double rna = carom_cross(ra, normal);
     double rnb = carom_cross(rb, normal);
     double k_normal = ima + imb + iia * rna * rna + iib * rnb * rnb;
-    f[CAROM_CF_NORMAL_MASS * LANES] = k_normal > 0.0 ? 1.0 / k_normal : 0.0;
+    POINT_FIELD(fields, CAROM_CF_NORMAL_MASS, point, lane) = k_normal > 0.0 ? 1.0 / k_normal : 0.0;
     double rta = carom_cross(ra, tangent);
     double rtb = carom_cross(rb, tangent);
     double k_tangent = ima + imb + iia * rta * rta + iib * rtb * rtb;
-    f[CAROM_CF_TANGENT_MASS * LANES] = k_tangent > 0.0 ? 1.0 / k_tangent : 0.0;
+    POINT_FIELD(fields, CAROM_CF_TANGENT_MASS, point, lane) =
+        k_tangent > 0.0 ? 1.0 / k_tangent : 0.0;
     /* the approach before the step, for restitution and hit events */
     const carom_body_state* sa = in->body_a;
     const carom_body_state* sb = in->body_b;
@@ -869,13 +892,13 @@ static CAROM_FORCE_INLINE void prepare_point(void* group, double* cold, int lane
 /* The block's inverse mass matrix (contact_solver.h); returns CAROM_CF_BLOCK if the lane has
  * one, else 0. Points too close together make the matrix nearly singular: those are solved one
  * by one. */
-static CAROM_FORCE_INLINE int32_t prepare_block(void* group, int lane,
+static CAROM_FORCE_INLINE int32_t prepare_block(double* cold, int lane,
                                                 const carom_contact* contact,
                                                 const carom_contact_input* in) {
-    double* f = (double*)group + lane;
-    f[CAROM_CF_INV_K11 * LANES] = 0.0;
-    f[CAROM_CF_INV_K12 * LANES] = 0.0;
-    f[CAROM_CF_INV_K22 * LANES] = 0.0;
+    double* f = cold + lane;
+    f[CAROM_CC_INV_K11 * LANES] = 0.0;
+    f[CAROM_CC_INV_K12 * LANES] = 0.0;
+    f[CAROM_CC_INV_K22 * LANES] = 0.0;
     if (contact->point_count != 2) {
         return 0;
     }
@@ -896,9 +919,9 @@ static CAROM_FORCE_INLINE int32_t prepare_block(void* group, int lane,
         return 0;
     }
     double inv_det = 1.0 / determinant;
-    f[CAROM_CF_INV_K11 * LANES] = inv_det * k22;
-    f[CAROM_CF_INV_K12 * LANES] = -inv_det * k12;
-    f[CAROM_CF_INV_K22 * LANES] = inv_det * k11;
+    f[CAROM_CC_INV_K11 * LANES] = inv_det * k22;
+    f[CAROM_CC_INV_K12 * LANES] = -inv_det * k12;
+    f[CAROM_CC_INV_K22 * LANES] = inv_det * k11;
     return CAROM_CF_BLOCK;
 }
 
@@ -906,27 +929,32 @@ static void prepare_lane(void* group, double* cold, int lane, const carom_contac
     const carom_contact* contact = in->contact;
     double ima = in->mass_a.inv_mass, imb = in->mass_b.inv_mass;
     int32_t* ints = carom_contact_ints(group, LANES);
+    double* fields = carom_contact_field(group, LANES, 0, 0);
     ints[CAROM_CI_STATE_A * LANES + lane] = in->state_a;
     ints[CAROM_CI_STATE_B * LANES + lane] = in->state_b;
-    LANE_FIELD(group, CAROM_CF_NORMAL_X, lane) = contact->normal.x;
-    LANE_FIELD(group, CAROM_CF_NORMAL_Y, lane) = contact->normal.y;
-    LANE_FIELD(group, CAROM_CF_FRICTION, lane) = contact->friction;
+    LANE_FIELD(fields, CAROM_CF_NORMAL_X, lane) = contact->normal.x;
+    LANE_FIELD(fields, CAROM_CF_NORMAL_Y, lane) = contact->normal.y;
+    LANE_FIELD(fields, CAROM_CF_FRICTION, lane) = contact->friction;
     LANE_FIELD(cold, CAROM_CC_RESTITUTION, lane) = contact->restitution;
-    LANE_FIELD(group, CAROM_CF_INV_MASS_A, lane) = ima;
-    LANE_FIELD(group, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
-    LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = imb;
-    LANE_FIELD(group, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    prepare_point(group, cold, lane, 0, &contact->points[0], contact->normal, in);
+    LANE_FIELD(fields, CAROM_CF_INV_MASS_A, lane) = ima;
+    LANE_FIELD(fields, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
+    LANE_FIELD(fields, CAROM_CF_INV_MASS_B, lane) = imb;
+    LANE_FIELD(fields, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
+    prepare_point(fields, cold, lane, 0, &contact->points[0], contact->normal, in);
     if (contact->point_count == 2) {
-        prepare_point(group, cold, lane, 1, &contact->points[1], contact->normal, in);
+        prepare_point(fields, cold, lane, 1, &contact->points[1], contact->normal, in);
     } else {
-        clear_point(group, cold, lane, 1); /* a second point with no mass: pushes nothing */
+        clear_point(fields, cold, lane, 1); /* a second point with no mass: pushes nothing */
     }
-    int32_t block = prepare_block(group, lane, contact, in);
+    int32_t block = prepare_block(cold, lane, contact, in);
+    bool second = POINT_FIELD(fields, CAROM_CF_NORMAL_MASS, 1, lane) > 0.0;
     /* no point has pushed yet this step */
-    ints[CAROM_CI_FLAGS * LANES + lane] =
-        (ima > 0.0 ? CAROM_CF_WRITE_A : 0) | (imb > 0.0 ? CAROM_CF_WRITE_B : 0) | block;
+    ints[CAROM_CI_FLAGS * LANES + lane] = (ima > 0.0 ? CAROM_CF_WRITE_A : 0) |
+                                          (imb > 0.0 ? CAROM_CF_WRITE_B : 0) | block |
+                                          (second ? CAROM_CF_SECOND : 0);
+    ints[3 * LANES + lane] = 0;
 }
+#undef POINT_FIELD
 #undef LANE_FIELD
 
 const carom_contact_kernel CAROM_KERNEL_NAME = {

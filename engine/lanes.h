@@ -70,10 +70,21 @@ static CAROM_FORCE_INLINE lane_mask lane_equal(lane_d a, lane_d b) {
 #endif
 }
 
-/* mask ? a : b, lane by lane, exactly (the bits of a or of b). */
+/* mask ? a : b, lane by lane, exactly (the bits of a or of b). With AVX one blend, which
+ * takes a lane by its mask's sign bit (a mask's lanes are 0 or all bits set): the bit
+ * operations below are three instructions there, and the kernels select a lot. */
 static CAROM_FORCE_INLINE lane_d lane_select(lane_mask mask, lane_d a, lane_d b) {
 #if CAROM_LANES == 1
     return mask ? a : b;
+#elif CAROM_LANES == 4 && defined(__AVX__)
+    __m256d m, va, vb;
+    __builtin_memcpy(&m, &mask, sizeof(m));
+    __builtin_memcpy(&va, &a, sizeof(va));
+    __builtin_memcpy(&vb, &b, sizeof(vb));
+    __m256d r = _mm256_blendv_pd(vb, va, m);
+    lane_d result;
+    __builtin_memcpy(&result, &r, sizeof(result));
+    return result;
 #else
     return (lane_d)(((lane_mask)a & mask) | ((lane_mask)b & ~mask));
 #endif
@@ -139,16 +150,19 @@ static CAROM_FORCE_INLINE lane_mask lane_flag_mask(lane_i32 flags, int32_t bit) 
 #if CAROM_LANES == 1
     return (flags & bit) != 0 ? -1 : 0;
 #else
-    return __builtin_convertvector((flags & bit) != 0, lane_mask); /* -1 stays -1 */
+    /* == bit rather than != 0: one comparison, no inversion after it */
+    return __builtin_convertvector((flags & bit) == bit, lane_mask); /* -1 stays -1 */
 #endif
 }
 
-/* `bit` in the lanes of the mask, 0 elsewhere. */
-static CAROM_FORCE_INLINE lane_i32 lane_flag_bits(lane_mask mask, int32_t bit) {
+/* `bit1` in the lanes of mask1 and `bit2` in those of mask2 (0 elsewhere), as lane flags:
+ * the masks meet before the one narrowing to int32. */
+static CAROM_FORCE_INLINE lane_i32 lane_flag_bits2(lane_mask mask1, int32_t bit1, lane_mask mask2,
+                                                   int32_t bit2) {
 #if CAROM_LANES == 1
-    return mask != 0 ? bit : 0;
+    return (mask1 != 0 ? bit1 : 0) | (mask2 != 0 ? bit2 : 0);
 #else
-    return __builtin_convertvector(mask, lane_i32) & bit;
+    return __builtin_convertvector((mask1 & bit1) | (mask2 & bit2), lane_i32);
 #endif
 }
 

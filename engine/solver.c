@@ -364,7 +364,10 @@ static void run_color_range(int begin, int end, int worker, void* context) {
         break;
     case PASS_SOLVE:
     case PASS_RELAX:
-        kernel->solve(groups, count, solver->states, p->settings, p->pass == PASS_SOLVE);
+        kernel->solve(groups,
+                      p->colds +
+                          carom_contact_cold_size(kernel->lanes) / sizeof(double) * (size_t)begin,
+                      count, solver->states, p->settings, p->pass == PASS_SOLVE);
         break;
     case PASS_RESTITUTION:
         kernel->restitution(groups, p->colds + carom_contact_cold_size(kernel->lanes) /
@@ -401,8 +404,8 @@ static void contact_pass(carom_world* world, enum contact_pass pass,
         break;
     case PASS_SOLVE:
     case PASS_RELAX:
-        overflow->solve(solver->overflow, solver->overflow_count, solver->states, settings,
-                        pass == PASS_SOLVE);
+        overflow->solve(solver->overflow, solver->overflow_colds, solver->overflow_count,
+                        solver->states, settings, pass == PASS_SOLVE);
         break;
     case PASS_RESTITUTION:
         overflow->restitution(solver->overflow, solver->overflow_colds, solver->overflow_count,

@@ -115,7 +115,9 @@ enum {
 /* A group of `lanes` constraints: first four int32 per lane (state A, state B, flags, and one
  * unused, so that the doubles after them start on a cache line), then the doubles, rounded up
  * to 64 bytes so every group starts on a cache line. The ints come first because every pass
- * reads them: the warm start then reads one run of lines from a group's start. */
+ * reads them: the warm start then reads one run of lines from a group's start. A state is
+ * named by where it starts in the solver's states array, in doubles (8 a state), as an
+ * unsigned 32-bit number: so a step moves at most 2^29 bodies. */
 enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_COUNT = 4 };
 
 /* Bytes of one group of `lanes` constraints. */

@@ -30,6 +30,24 @@ typedef struct body_lanes {
     lane_d dqc, dqs;  /* rotation this step */
 } body_lanes;
 
+/* A group's lanes name their bodies' states by where each starts in the states array, counted
+ * in doubles (CAROM_STATE_DOUBLES a state; contact_solver.h): a lane's state is then one
+ * unsigned load and one scaled address away, where a state index took a sign extension and a
+ * shift more, per lane, 16 times a group in every pass. */
+enum { CAROM_STATE_DOUBLES = (int)(sizeof(carom_body_state) / sizeof(double)) };
+_Static_assert(sizeof(carom_body_state) == CAROM_STATE_DOUBLES * sizeof(double),
+               "a body state is a whole number of doubles");
+
+static CAROM_FORCE_INLINE const carom_body_state* state_at(const carom_body_state* states,
+                                                           const int32_t* starts, int lane) {
+    return (const carom_body_state*)((const double*)states + (uint32_t)starts[lane]);
+}
+
+static CAROM_FORCE_INLINE carom_body_state* state_to_write(carom_body_state* states,
+                                                           const int32_t* starts, int lane) {
+    return (carom_body_state*)((double*)states + (uint32_t)starts[lane]);
+}
+
 /* Gathering a group's bodies into lane values, and scattering their velocities back, is pure
  * data movement: each width may do it its own way (transposes on x86, lane by lane elsewhere)
  * without touching a result bit. A state is {vx, vy, w, dpx | dpy, dqc, dqs, delta_angle}, one
@@ -38,7 +56,7 @@ typedef struct body_lanes {
 #if LANES == 1
 
 static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states, const int32_t* index) {
-    const carom_body_state* s = &states[index[0]];
+    const carom_body_state* s = state_at(states, index, 0);
     body_lanes b = {s->linear_velocity.x, s->linear_velocity.y, s->angular_velocity,
                     s->delta_position.x,  s->delta_position.y,  s->delta_rotation.c,
                     s->delta_rotation.s};
@@ -47,7 +65,7 @@ static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states, cons
 
 static CAROM_FORCE_INLINE body_lanes gather_velocities(const carom_body_state* states,
                                                        const int32_t* index) {
-    const carom_body_state* s = &states[index[0]];
+    const carom_body_state* s = state_at(states, index, 0);
     body_lanes b = {
         s->linear_velocity.x, s->linear_velocity.y, s->angular_velocity, 0.0, 0.0, 1.0, 0.0};
     return b;
@@ -57,7 +75,7 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
                                        const int32_t* flags, int32_t write_flag,
                                        const body_lanes* b) {
     if (flags[0] & write_flag) {
-        carom_body_state* s = &states[index[0]];
+        carom_body_state* s = state_to_write(states, index, 0);
         s->linear_velocity.x = b->vx;
         s->linear_velocity.y = b->vy;
         s->angular_velocity = b->w;
@@ -83,11 +101,11 @@ static CAROM_FORCE_INLINE void transpose4(__m256d r0, __m256d r1, __m256d r2, __
 /* Half 0 or 1 of four states (index[0..3]) as four columns. */
 static CAROM_FORCE_INLINE void load4(const carom_body_state* states, const int32_t* index, int half,
                                      __m256d* c) {
-    transpose4(_mm256_loadu_pd(&states[index[0]].linear_velocity.x + 4 * half),
-               _mm256_loadu_pd(&states[index[1]].linear_velocity.x + 4 * half),
-               _mm256_loadu_pd(&states[index[2]].linear_velocity.x + 4 * half),
-               _mm256_loadu_pd(&states[index[3]].linear_velocity.x + 4 * half), &c[0], &c[1], &c[2],
-               &c[3]);
+    transpose4(_mm256_loadu_pd(&state_at(states, index, 0)->linear_velocity.x + 4 * half),
+               _mm256_loadu_pd(&state_at(states, index, 1)->linear_velocity.x + 4 * half),
+               _mm256_loadu_pd(&state_at(states, index, 2)->linear_velocity.x + 4 * half),
+               _mm256_loadu_pd(&state_at(states, index, 3)->linear_velocity.x + 4 * half), &c[0],
+               &c[1], &c[2], &c[3]);
 }
 
 #if LANES == 4
@@ -146,7 +164,7 @@ static CAROM_FORCE_INLINE void store4(carom_body_state* states, const int32_t* i
     transpose4(vx, vy, w, w, &r[0], &r[1], &r[2], &r[3]);
     for (int l = 0; l < 4; ++l) {
         if (flags[l] & write_flag) {
-            double* row = &states[index[l]].linear_velocity.x;
+            double* row = &state_to_write(states, index, l)->linear_velocity.x;
             _mm_storeu_pd(row, _mm256_castpd256_pd128(r[l]));
             _mm_store_sd(row + 2, _mm256_extractf128_pd(r[l], 1));
         }
@@ -173,7 +191,7 @@ static CAROM_FORCE_INLINE body_lanes gather_halves(const carom_body_state* state
                                                    const int32_t* index, bool motion) {
     body_lanes b;
     for (int l = 0; l < LANES; ++l) {
-        const carom_body_state* s = &states[index[l]];
+        const carom_body_state* s = state_at(states, index, l);
         b.vx[l] = s->linear_velocity.x;
         b.vy[l] = s->linear_velocity.y;
         b.w[l] = s->angular_velocity;
@@ -205,7 +223,7 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
                                        const body_lanes* b) {
     for (int l = 0; l < LANES; ++l) {
         if (flags[l] & write_flag) {
-            carom_body_state* s = &states[index[l]];
+            carom_body_state* s = state_to_write(states, index, l);
             s->linear_velocity.x = b->vx[l];
             s->linear_velocity.y = b->vy[l];
             s->angular_velocity = b->w[l];
@@ -930,8 +948,8 @@ static void prepare_lane(void* group, double* cold, int lane, const carom_contac
     double ima = in->mass_a.inv_mass, imb = in->mass_b.inv_mass;
     int32_t* ints = carom_contact_ints(group, LANES);
     double* fields = carom_contact_field(group, LANES, 0, 0);
-    ints[CAROM_CI_STATE_A * LANES + lane] = in->state_a;
-    ints[CAROM_CI_STATE_B * LANES + lane] = in->state_b;
+    ints[CAROM_CI_STATE_A * LANES + lane] = (int32_t)((uint32_t)in->state_a * CAROM_STATE_DOUBLES);
+    ints[CAROM_CI_STATE_B * LANES + lane] = (int32_t)((uint32_t)in->state_b * CAROM_STATE_DOUBLES);
     LANE_FIELD(fields, CAROM_CF_NORMAL_X, lane) = contact->normal.x;
     LANE_FIELD(fields, CAROM_CF_NORMAL_Y, lane) = contact->normal.y;
     LANE_FIELD(fields, CAROM_CF_FRICTION, lane) = contact->friction;

@@ -874,9 +874,20 @@ static void clear_lane(void* group, double* cold, int lane) {
     }
 }
 
-static CAROM_FORCE_INLINE void prepare_point(double* fields, double* cold, int lane, int point,
-                                             const carom_contact_point* mp, carom_vec2 normal,
-                                             const carom_contact_input* in) {
+/* What the block (prepare_block) takes from a point: its anchors across the normal, and its
+ * normal mass's inverse. */
+typedef struct point_normal {
+    double rna, rnb, k_normal;
+} point_normal;
+
+/* The group's and the cold group's doubles are written through restrict pointers: they never
+ * overlap the contact and states read, and without the promise each store made the compiler
+ * read those again. */
+static CAROM_FORCE_INLINE point_normal prepare_point(double* restrict fields, double* restrict cold,
+                                                     int lane, int point,
+                                                     const carom_contact_point* mp,
+                                                     carom_vec2 normal,
+                                                     const carom_contact_input* in) {
     carom_vec2 tangent = carom_right_perp(normal);
     carom_vec2 ra = mp->anchor_a;
     carom_vec2 rb = mp->anchor_b;
@@ -905,32 +916,26 @@ static CAROM_FORCE_INLINE void prepare_point(double* fields, double* cold, int l
     carom_vec2 vb = carom_add(sb->linear_velocity, carom_cross_sv(sb->angular_velocity, rb));
     LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) =
         carom_dot(normal, carom_sub(vb, va));
+    point_normal result = {rna, rnb, k_normal};
+    return result;
 }
 
-/* The block's inverse mass matrix (contact_solver.h); returns CAROM_CF_BLOCK if the lane has
- * one, else 0. Points too close together make the matrix nearly singular: those are solved one
- * by one. */
-static CAROM_FORCE_INLINE int32_t prepare_block(double* cold, int lane,
-                                                const carom_contact* contact,
+/* The block's inverse mass matrix (contact_solver.h) of a lane with two points (p); returns
+ * CAROM_CF_BLOCK if the lane has one, else 0. Points too close together make the matrix nearly
+ * singular: those are solved one by one. Its diagonal is the points' normal masses' inverses,
+ * summed in the same order. */
+static CAROM_FORCE_INLINE int32_t prepare_block(double* restrict cold, int lane,
+                                                const point_normal* p,
                                                 const carom_contact_input* in) {
     double* f = cold + lane;
     f[CAROM_CC_INV_K11 * LANES] = 0.0;
     f[CAROM_CC_INV_K12 * LANES] = 0.0;
     f[CAROM_CC_INV_K22 * LANES] = 0.0;
-    if (contact->point_count != 2) {
-        return 0;
-    }
-    carom_vec2 n = contact->normal;
-    double ima = in->mass_a.inv_mass, iia = in->mass_a.inv_inertia;
-    double imb = in->mass_b.inv_mass, iib = in->mass_b.inv_inertia;
-    double rn1a = carom_cross(contact->points[0].anchor_a, n);
-    double rn1b = carom_cross(contact->points[0].anchor_b, n);
-    double rn2a = carom_cross(contact->points[1].anchor_a, n);
-    double rn2b = carom_cross(contact->points[1].anchor_b, n);
-    double mass = ima + imb;
-    double k11 = mass + iia * rn1a * rn1a + iib * rn1b * rn1b;
-    double k22 = mass + iia * rn2a * rn2a + iib * rn2b * rn2b;
-    double k12 = mass + iia * rn1a * rn2a + iib * rn1b * rn2b;
+    double iia = in->mass_a.inv_inertia, iib = in->mass_b.inv_inertia;
+    double mass = in->mass_a.inv_mass + in->mass_b.inv_mass;
+    double k11 = p[0].k_normal;
+    double k22 = p[1].k_normal;
+    double k12 = mass + iia * p[0].rna * p[1].rna + iib * p[0].rnb * p[1].rnb;
     double determinant = k11 * k22 - k12 * k12;
     const double max_condition = 1000.0;
     if (!(k11 * k11 < max_condition * determinant)) {
@@ -943,11 +948,12 @@ static CAROM_FORCE_INLINE int32_t prepare_block(double* cold, int lane,
     return CAROM_CF_BLOCK;
 }
 
-static void prepare_lane(void* group, double* cold, int lane, const carom_contact_input* in) {
+static void prepare_lane(void* group, double* restrict cold, int lane,
+                         const carom_contact_input* in) {
     const carom_contact* contact = in->contact;
     double ima = in->mass_a.inv_mass, imb = in->mass_b.inv_mass;
     int32_t* ints = carom_contact_ints(group, LANES);
-    double* fields = carom_contact_field(group, LANES, 0, 0);
+    double* restrict fields = carom_contact_field(group, LANES, 0, 0);
     ints[CAROM_CI_STATE_A * LANES + lane] = (int32_t)((uint32_t)in->state_a * CAROM_STATE_DOUBLES);
     ints[CAROM_CI_STATE_B * LANES + lane] = (int32_t)((uint32_t)in->state_b * CAROM_STATE_DOUBLES);
     LANE_FIELD(fields, CAROM_CF_NORMAL_X, lane) = contact->normal.x;
@@ -958,13 +964,18 @@ static void prepare_lane(void* group, double* cold, int lane, const carom_contac
     LANE_FIELD(fields, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
     LANE_FIELD(fields, CAROM_CF_INV_MASS_B, lane) = imb;
     LANE_FIELD(fields, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    prepare_point(fields, cold, lane, 0, &contact->points[0], contact->normal, in);
+    point_normal p[2];
+    p[0] = prepare_point(fields, cold, lane, 0, &contact->points[0], contact->normal, in);
+    int32_t block = 0;
     if (contact->point_count == 2) {
-        prepare_point(fields, cold, lane, 1, &contact->points[1], contact->normal, in);
+        p[1] = prepare_point(fields, cold, lane, 1, &contact->points[1], contact->normal, in);
+        block = prepare_block(cold, lane, p, in);
     } else {
         clear_point(fields, cold, lane, 1); /* a second point with no mass: pushes nothing */
+        for (int field = CAROM_CC_INV_K11; field <= CAROM_CC_INV_K22; ++field) {
+            LANE_FIELD(cold, field, lane) = 0.0;
+        }
     }
-    int32_t block = prepare_block(cold, lane, contact, in);
     bool second = POINT_FIELD(fields, CAROM_CF_NORMAL_MASS, 1, lane) > 0.0;
     /* no point has pushed yet this step */
     ints[CAROM_CI_FLAGS * LANES + lane] = (ima > 0.0 ? CAROM_CF_WRITE_A : 0) |

@@ -5,7 +5,8 @@
  * lane width (contact_solver.h), one after the other, so that solving every group in array order
  * is solving colour by colour. The hot loops over the groups are the kernels of
  * contact_solver_lanes.h; this file does what runs once per constraint per step, at any width:
- * the effective masses, the block matrix and the softness written into a constraint's lane, and
+ * the contact copied into a constraint's lane (the kernels' first warm start of the step works
+ * out the effective masses and the block matrix from it, a group at a time), the softness, and
  * the impulses copied back into its contact for warm starting the next step. */
 #include "core.h"
 
@@ -471,11 +472,12 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
 
 /* ---- Solving: the overflow one at a time, then the colours in order ------------------------ */
 
-void carom_contact_solver_warm_start(carom_world* world) {
+void carom_contact_solver_warm_start(carom_world* world, bool first) {
     carom_solver* solver = &world->solver;
-    carom_contact_kernel_lanes1.warm_start(solver->overflow, solver->overflow_count,
-                                           solver->states);
-    solver->kernel->warm_start(solver->groups, solver->group_count, solver->states);
+    carom_contact_kernel_lanes1.warm_start(solver->overflow, solver->overflow_colds,
+                                           solver->overflow_count, solver->states, first);
+    solver->kernel->warm_start(solver->groups, solver->colds, solver->group_count, solver->states,
+                               first);
 }
 
 void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,

@@ -102,14 +102,18 @@ static inline size_t carom_contact_cold_size(int lanes) {
  * moves nothing. CAROM_CF_BLOCK: both normal impulses may be solved together (the 2x2 block).
  * CAROM_CF_PUSHED1 and _2 (CAROM_CF_PUSHED1 << point): a normal impulse of the step at that
  * point was positive, i.e. the point pushed (restitution, hit events, touching).
- * CAROM_CF_SECOND: the second point has a normal mass, i.e. is solved (a missing one has none). */
+ * CAROM_CF_SECOND: the second point has a normal mass, i.e. is solved (a missing one has none).
+ * CAROM_CF_TWO_POINTS: the contact has two points (the preparation's; CAROM_CF_SECOND, the
+ * masses and CAROM_CF_BLOCK are worked out from it and the fields in the step's first warm
+ * start). */
 enum {
     CAROM_CF_WRITE_A = 1,
     CAROM_CF_WRITE_B = 2,
     CAROM_CF_BLOCK = 4,
     CAROM_CF_PUSHED1 = 8,
     CAROM_CF_PUSHED2 = 16,
-    CAROM_CF_SECOND = 32
+    CAROM_CF_SECOND = 32,
+    CAROM_CF_TWO_POINTS = 64
 };
 
 /* A group of `lanes` constraints: first four int32 per lane (state A, state B, flags, and one
@@ -176,8 +180,12 @@ typedef struct carom_contact_kernel {
     void (*prepare)(void* group, double* cold, int lane, const carom_contact_input* input);
     /* Zero lane `lane` of `group` and of its cold group: a padding lane, which moves nothing. */
     void (*clear)(void* group, double* cold, int lane);
-    /* Apply the accumulated impulses (the start of a substep). */
-    void (*warm_start)(void* groups, int count, carom_body_state* states);
+    /* Apply the accumulated impulses (the start of a substep). With `finish`, in the step's
+     * first warm start, first work out what the preparation left to be done a group at a time
+     * (the effective masses, the block: contact_solver_lanes.h), into the groups and `colds`,
+     * their cold groups. */
+    void (*warm_start)(void* groups, double* colds, int count, carom_body_state* states,
+                       bool finish);
     /* One pass of normal and friction impulses; with use_bias, penetration is pushed out
      * softly, without (the relax pass) only velocities are corrected. `colds` are the groups'
      * cold groups (the block's matrix). */
@@ -212,7 +220,8 @@ typedef struct carom_solver carom_solver;
  * their lanes: every constraint once, ranges in any order or at the same time. */
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings);
 void carom_contact_solver_fill(carom_world* world, int begin, int end);
-void carom_contact_solver_warm_start(carom_world* world);
+/* The warm start; `first`: the step's first, which finishes the preparation. */
+void carom_contact_solver_warm_start(carom_world* world, bool first);
 void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
                                 bool use_bias);
 void carom_contact_solver_restitution(carom_world* world);

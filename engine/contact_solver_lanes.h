@@ -334,11 +334,17 @@ static CAROM_FORCE_INLINE lane_d relative_speed(const body_lanes* a, const body_
     return (vbx - vax) * dx + (vby - vay) * dy;
 }
 
-static void warm_start_groups(void* groups, int count, carom_body_state* states) {
+static CAROM_FORCE_INLINE void finish_group(group_view g, double* cold);
+
+static void warm_start_groups(void* groups, double* colds, int count, carom_body_state* states,
+                              bool finish) {
     char* bytes = groups;
     size_t stride = carom_contact_group_size(LANES);
     for (int i = 0; i < count; ++i) {
         group_view g = view(bytes + (size_t)i * stride, NULL);
+        if (finish) {
+            finish_group(g, colds + (size_t)i * CAROM_CC_COUNT * LANES);
+        }
         body_lanes a = gather_velocities(states, g.ints + CAROM_CI_STATE_A * LANES);
         body_lanes b = gather_velocities(states, g.ints + CAROM_CI_STATE_B * LANES);
         constraint_lanes c = load_constraint(g);
@@ -874,21 +880,14 @@ static void clear_lane(void* group, double* cold, int lane) {
     }
 }
 
-/* What the block (prepare_block) takes from a point: its anchors across the normal, and its
- * normal mass's inverse. */
-typedef struct point_normal {
-    double rna, rnb, k_normal;
-} point_normal;
-
-/* The group's and the cold group's doubles are written through restrict pointers: they never
+/* A lane's own point: its fields, and its approach before the step, for restitution and hit
+ * events (from the bodies' velocities before the step, which only the preparation sees). The
+ * group's and the cold group's doubles are written through restrict pointers: they never
  * overlap the contact and states read, and without the promise each store made the compiler
  * read those again. */
-static CAROM_FORCE_INLINE point_normal prepare_point(double* restrict fields, double* restrict cold,
-                                                     int lane, int point,
-                                                     const carom_contact_point* mp,
-                                                     carom_vec2 normal,
-                                                     const carom_contact_input* in) {
-    carom_vec2 tangent = carom_right_perp(normal);
+static CAROM_FORCE_INLINE void prepare_point(double* restrict fields, double* restrict cold,
+                                             int lane, int point, const carom_contact_point* mp,
+                                             carom_vec2 normal, const carom_contact_input* in) {
     carom_vec2 ra = mp->anchor_a;
     carom_vec2 rb = mp->anchor_b;
     POINT_FIELD(fields, CAROM_CF_ANCHOR_A_X, point, lane) = ra.x;
@@ -898,56 +897,18 @@ static CAROM_FORCE_INLINE point_normal prepare_point(double* restrict fields, do
     POINT_FIELD(fields, CAROM_CF_BASE_SEPARATION, point, lane) = mp->separation;
     POINT_FIELD(fields, CAROM_CF_NORMAL_IMPULSE, point, lane) = mp->normal_impulse;
     POINT_FIELD(fields, CAROM_CF_TANGENT_IMPULSE, point, lane) = mp->tangent_impulse;
-    double ima = in->mass_a.inv_mass, iia = in->mass_a.inv_inertia;
-    double imb = in->mass_b.inv_mass, iib = in->mass_b.inv_inertia;
-    double rna = carom_cross(ra, normal);
-    double rnb = carom_cross(rb, normal);
-    double k_normal = ima + imb + iia * rna * rna + iib * rnb * rnb;
-    POINT_FIELD(fields, CAROM_CF_NORMAL_MASS, point, lane) = k_normal > 0.0 ? 1.0 / k_normal : 0.0;
-    double rta = carom_cross(ra, tangent);
-    double rtb = carom_cross(rb, tangent);
-    double k_tangent = ima + imb + iia * rta * rta + iib * rtb * rtb;
-    POINT_FIELD(fields, CAROM_CF_TANGENT_MASS, point, lane) =
-        k_tangent > 0.0 ? 1.0 / k_tangent : 0.0;
-    /* the approach before the step, for restitution and hit events */
     const carom_body_state* sa = in->body_a;
     const carom_body_state* sb = in->body_b;
     carom_vec2 va = carom_add(sa->linear_velocity, carom_cross_sv(sa->angular_velocity, ra));
     carom_vec2 vb = carom_add(sb->linear_velocity, carom_cross_sv(sb->angular_velocity, rb));
     LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) =
         carom_dot(normal, carom_sub(vb, va));
-    point_normal result = {rna, rnb, k_normal};
-    return result;
 }
 
-/* The block's inverse mass matrix (contact_solver.h) of a lane with two points (p); returns
- * CAROM_CF_BLOCK if the lane has one, else 0. Points too close together make the matrix nearly
- * singular: those are solved one by one. Its diagonal is the points' normal masses' inverses,
- * summed in the same order. */
-static CAROM_FORCE_INLINE int32_t prepare_block(double* restrict cold, int lane,
-                                                const point_normal* p,
-                                                const carom_contact_input* in) {
-    double* f = cold + lane;
-    f[CAROM_CC_INV_K11 * LANES] = 0.0;
-    f[CAROM_CC_INV_K12 * LANES] = 0.0;
-    f[CAROM_CC_INV_K22 * LANES] = 0.0;
-    double iia = in->mass_a.inv_inertia, iib = in->mass_b.inv_inertia;
-    double mass = in->mass_a.inv_mass + in->mass_b.inv_mass;
-    double k11 = p[0].k_normal;
-    double k22 = p[1].k_normal;
-    double k12 = mass + iia * p[0].rna * p[1].rna + iib * p[0].rnb * p[1].rnb;
-    double determinant = k11 * k22 - k12 * k12;
-    const double max_condition = 1000.0;
-    if (!(k11 * k11 < max_condition * determinant)) {
-        return 0;
-    }
-    double inv_det = 1.0 / determinant;
-    f[CAROM_CC_INV_K11 * LANES] = inv_det * k22;
-    f[CAROM_CC_INV_K12 * LANES] = -inv_det * k12;
-    f[CAROM_CC_INV_K22 * LANES] = inv_det * k11;
-    return CAROM_CF_BLOCK;
-}
-
+/* Once a step, per constraint, what needs nothing but the contact: copied into its lane. What
+ * is worked out from those fields alone (the effective masses, the block) is left to
+ * finish_group, a group at a time in lane values, in the step's first warm start, which reads
+ * those fields anyway: lane by lane it was most of this function's instructions. */
 static void prepare_lane(void* group, double* restrict cold, int lane,
                          const carom_contact_input* in) {
     const carom_contact* contact = in->contact;
@@ -964,27 +925,77 @@ static void prepare_lane(void* group, double* restrict cold, int lane,
     LANE_FIELD(fields, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
     LANE_FIELD(fields, CAROM_CF_INV_MASS_B, lane) = imb;
     LANE_FIELD(fields, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    point_normal p[2];
-    p[0] = prepare_point(fields, cold, lane, 0, &contact->points[0], contact->normal, in);
-    int32_t block = 0;
-    if (contact->point_count == 2) {
-        p[1] = prepare_point(fields, cold, lane, 1, &contact->points[1], contact->normal, in);
-        block = prepare_block(cold, lane, p, in);
+    prepare_point(fields, cold, lane, 0, &contact->points[0], contact->normal, in);
+    bool two_points = contact->point_count == 2;
+    if (two_points) {
+        prepare_point(fields, cold, lane, 1, &contact->points[1], contact->normal, in);
     } else {
         clear_point(fields, cold, lane, 1); /* a second point with no mass: pushes nothing */
-        for (int field = CAROM_CC_INV_K11; field <= CAROM_CC_INV_K22; ++field) {
-            LANE_FIELD(cold, field, lane) = 0.0;
-        }
     }
-    bool second = POINT_FIELD(fields, CAROM_CF_NORMAL_MASS, 1, lane) > 0.0;
     /* no point has pushed yet this step */
     ints[CAROM_CI_FLAGS * LANES + lane] = (ima > 0.0 ? CAROM_CF_WRITE_A : 0) |
-                                          (imb > 0.0 ? CAROM_CF_WRITE_B : 0) | block |
-                                          (second ? CAROM_CF_SECOND : 0);
+                                          (imb > 0.0 ? CAROM_CF_WRITE_B : 0) |
+                                          (two_points ? CAROM_CF_TWO_POINTS : 0);
     ints[3 * LANES + lane] = 0;
 }
 #undef POINT_FIELD
 #undef LANE_FIELD
+
+/* A point's effective masses, and what the block takes from it: its anchors across the normal
+ * and its normal mass's inverse. The operations, in order, of the scalar
+ *   k = ima + imb + iia * rna * rna + iib * rnb * rnb,
+ * rna = ra x n, and likewise along the tangent (n.y, -n.x). */
+typedef struct point_masses {
+    lane_d rna, rnb, k_normal, normal_mass, tangent_mass;
+} point_masses;
+
+static CAROM_FORCE_INLINE point_masses masses_of(const constraint_lanes* c, const point_lanes* p) {
+    point_masses m;
+    lane_d tx = c->ny, ty = -c->nx;
+    lane_d mass = c->inv_mass_a + c->inv_mass_b;
+    m.rna = p->rax * c->ny - p->ray * c->nx;
+    m.rnb = p->rbx * c->ny - p->rby * c->nx;
+    m.k_normal = mass + c->inv_inertia_a * m.rna * m.rna + c->inv_inertia_b * m.rnb * m.rnb;
+    m.normal_mass = lane_inverse_or_zero(m.k_normal);
+    lane_d rta = p->rax * ty - p->ray * tx;
+    lane_d rtb = p->rbx * ty - p->rby * tx;
+    lane_d k_tangent = mass + c->inv_inertia_a * rta * rta + c->inv_inertia_b * rtb * rtb;
+    m.tangent_mass = lane_inverse_or_zero(k_tangent);
+    return m;
+}
+
+/* The rest of a group's preparation (prepare_lane), in lane values: the points' normal and
+ * tangent masses (a missing second point keeps none), and where both points are there, the
+ * block's inverse mass matrix if it is well conditioned (k11^2 < 1000 det: points too close
+ * together make it nearly singular, and they are solved one by one); the flags CAROM_CF_BLOCK
+ * and CAROM_CF_SECOND. Each lane does what prepare_lane did for it alone, operation for
+ * operation, so the bits are the same. */
+static CAROM_FORCE_INLINE void finish_group(group_view g, double* cold) {
+    constraint_lanes c = load_constraint(g);
+    point_lanes p0 = load_point(g, 0), p1 = load_point(g, 1);
+    lane_i32 flags = lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES);
+    lane_mask two = lane_flag_mask(flags, CAROM_CF_TWO_POINTS);
+    point_masses m0 = masses_of(&c, &p0);
+    point_masses m1 = masses_of(&c, &p1);
+    lane_d normal_mass1 = lane_select(two, m1.normal_mass, lane_zero());
+    put(g, PF(0, CAROM_CF_NORMAL_MASS), m0.normal_mass);
+    put(g, PF(0, CAROM_CF_TANGENT_MASS), m0.tangent_mass);
+    put(g, PF(1, CAROM_CF_NORMAL_MASS), normal_mass1);
+    put(g, PF(1, CAROM_CF_TANGENT_MASS), lane_select(two, m1.tangent_mass, lane_zero()));
+
+    lane_d mass = c.inv_mass_a + c.inv_mass_b;
+    lane_d k11 = m0.k_normal, k22 = m1.k_normal;
+    lane_d k12 = mass + c.inv_inertia_a * m0.rna * m1.rna + c.inv_inertia_b * m0.rnb * m1.rnb;
+    lane_d determinant = k11 * k22 - k12 * k12;
+    lane_mask block = two & lane_greater(lane_splat(1000.0) * determinant, k11 * k11);
+    lane_d inv_det = lane_splat(1.0) / lane_select(block, determinant, lane_splat(1.0));
+    lane_store(cold + CAROM_CC_INV_K11 * LANES, lane_select(block, inv_det * k22, lane_zero()));
+    lane_store(cold + CAROM_CC_INV_K12 * LANES, lane_select(block, -inv_det * k12, lane_zero()));
+    lane_store(cold + CAROM_CC_INV_K22 * LANES, lane_select(block, inv_det * k11, lane_zero()));
+    lane_mask second = lane_greater(normal_mass1, lane_zero());
+    lane_store_i32(g.ints + CAROM_CI_FLAGS * LANES,
+                   flags | lane_flag_bits2(block, CAROM_CF_BLOCK, second, CAROM_CF_SECOND));
+}
 
 const carom_contact_kernel CAROM_KERNEL_NAME = {
     LANES, prepare_lane, clear_lane, warm_start_groups, solve_groups, restitution_groups};

@@ -341,7 +341,14 @@ static void find_color_groups(carom_solver* solver) {
     CAROM_ASSERT(solver->color_groups[CAROM_GRAPH_COLORS] == solver->group_count);
 }
 
-enum contact_pass { PASS_WARM_START, PASS_SOLVE, PASS_RELAX, PASS_RESTITUTION };
+/* PASS_FIRST_WARM_START: the step's first, which also finishes the constraints' preparation */
+enum contact_pass {
+    PASS_FIRST_WARM_START,
+    PASS_WARM_START,
+    PASS_SOLVE,
+    PASS_RELAX,
+    PASS_RESTITUTION
+};
 
 typedef struct color_pass {
     carom_world* world;
@@ -359,8 +366,12 @@ static void run_color_range(int begin, int end, int worker, void* context) {
     void* groups = p->groups + carom_contact_group_size(kernel->lanes) * (size_t)begin;
     int count = end - begin;
     switch (p->pass) {
+    case PASS_FIRST_WARM_START:
     case PASS_WARM_START:
-        kernel->warm_start(groups, count, solver->states);
+        kernel->warm_start(groups,
+                           p->colds + carom_contact_cold_size(kernel->lanes) / sizeof(double) *
+                                          (size_t)begin,
+                           count, solver->states, p->pass == PASS_FIRST_WARM_START);
         break;
     case PASS_SOLVE:
     case PASS_RELAX:
@@ -384,8 +395,9 @@ static void contact_pass(carom_world* world, enum contact_pass pass,
     carom_solver* solver = &world->solver;
     if (world->tasks.worker_count <= 1) {
         switch (pass) {
+        case PASS_FIRST_WARM_START:
         case PASS_WARM_START:
-            carom_contact_solver_warm_start(world);
+            carom_contact_solver_warm_start(world, pass == PASS_FIRST_WARM_START);
             break;
         case PASS_SOLVE:
         case PASS_RELAX:
@@ -399,8 +411,10 @@ static void contact_pass(carom_world* world, enum contact_pass pass,
     }
     const carom_contact_kernel* overflow = &carom_contact_kernel_lanes1;
     switch (pass) {
+    case PASS_FIRST_WARM_START:
     case PASS_WARM_START:
-        overflow->warm_start(solver->overflow, solver->overflow_count, solver->states);
+        overflow->warm_start(solver->overflow, solver->overflow_colds, solver->overflow_count,
+                             solver->states, pass == PASS_FIRST_WARM_START);
         break;
     case PASS_SOLVE:
     case PASS_RELAX:
@@ -459,7 +473,7 @@ void carom_solver_step(carom_world* world, double dt) {
         settings.flip = i & 1;
         carom_parallel_for(tasks, integrate_velocities, moving, ITEMS_PER_RANGE, solver);
         carom_joint_solver_warm_start(world);
-        contact_pass(world, PASS_WARM_START, &settings);
+        contact_pass(world, i == 0 ? PASS_FIRST_WARM_START : PASS_WARM_START, &settings);
         carom_joint_solver_solve(world, true);
         contact_pass(world, PASS_SOLVE, &settings);
         carom_parallel_for(tasks, integrate_positions, moving, ITEMS_PER_RANGE, solver);

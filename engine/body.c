@@ -99,6 +99,11 @@ carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* d
         check_body_def(def) != CAROM_OK) {
         return carom_null_body_id;
     }
+    if (carom_id_pool_count(&world->body_pool) >= CAROM_MAX_BODIES) {
+        carom_fail(CAROM_ERROR_OUT_OF_RANGE, "create a body: the world holds %d bodies already, "
+                   "the most it may (CAROM_MAX_BODIES)", CAROM_MAX_BODIES);
+        return carom_null_body_id;
+    }
     world->scene_revision += 1;
     world->awake_revision += 1;
     int id = carom_id_pool_alloc(&world->body_pool);

@@ -372,9 +372,9 @@ static void allocate_groups(carom_solver* solver, int lanes, int group_count, in
 
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings) {
     carom_solver* solver = &world->solver;
-    /* the lanes name states by their first double in 32 bits (contact_solver.h): 2^29 states
-     * of 64 bytes are 32 GiB, more than a world has ever been given */
-    CAROM_ASSERT(solver->moving_count < (1 << 29));
+    /* the lanes name states by their first double in 32 bits (contact_solver.h): the last of
+     * CAROM_MAX_BODIES states starts at double 2^32 - 8, and carom_create_body refuses more */
+    CAROM_ASSERT(solver->moving_count <= CAROM_MAX_BODIES);
     collect_constraints(world);
     int count = (int)arrlen(solver->constraint_contacts);
     const carom_contact_kernel* kernel = carom_contact_kernel_for(count);

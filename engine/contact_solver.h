@@ -121,7 +121,7 @@ enum {
  * to 64 bytes so every group starts on a cache line. The ints come first because every pass
  * reads them: the warm start then reads one run of lines from a group's start. A state is
  * named by where it starts in the solver's states array, in doubles (8 a state), as an
- * unsigned 32-bit number: so a step moves at most 2^29 bodies. */
+ * unsigned 32-bit number: so a step moves at most 2^29 bodies (CAROM_MAX_BODIES). */
 enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_COUNT = 4 };
 
 /* Bytes of one group of `lanes` constraints. */

@@ -410,6 +410,12 @@ CAROM_API carom_status carom_world_draw(carom_world_id world, const carom_debug_
 
 /* ---- Bodies ----------------------------------------------------------------------------- */
 
+/* A world holds at most this many bodies at once (2^29; the contact solver names a body's
+ * state by a 32-bit offset). */
+#define CAROM_MAX_BODIES (1 << 29)
+
+/* A new body. Null id on failure: bad def values (the message names the field), a locked world,
+ * or CAROM_MAX_BODIES bodies already in it (CAROM_ERROR_OUT_OF_RANGE). */
 CAROM_API carom_body_id carom_create_body(carom_world_id world, const carom_body_def* def);
 /* Destroy a body, its shapes and its contacts. */
 CAROM_API carom_status carom_destroy_body(carom_body_id body);

@@ -226,6 +226,9 @@ static void find_first_hit(carom_world* world, int** candidates, const carom_bod
  * (sliding along it, turning). */
 static carom_vec2 core_correction(const carom_body* body, const first_hit* hit, double t) {
     carom_vec2 shift = {0.0, 0.0};
+    if (hit->touching_count == 0) {
+        return shift; /* most sweeps: no core touches, and the poses need no sine or cosine */
+    }
     carom_transform start = carom_sweep_get_transform(&body->sweep, 0.0);
     carom_transform end = carom_sweep_get_transform(&body->sweep, t);
     for (int i = 0; i < hit->touching_count; ++i) {

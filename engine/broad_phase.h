@@ -75,6 +75,9 @@ typedef struct carom_broad_phase {
     int candidate_room;
     bool candidates_overflow;
     carom_candidate_list* worker_candidates; /* stb_ds array: one list per worker, reused */
+    /* Every category bit a proxy has had (never cleared): a moved proxy whose mask meets none of
+     * them, and that no group joins to others, can pair with nothing and is not queried. */
+    uint64_t categories_seen;
 } carom_broad_phase;
 
 /* The box rounded outward to multiples of CAROM_AABB_QUANTUM. */
@@ -85,6 +88,8 @@ void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb
                                     int body, carom_body_type body_type, carom_filter filter,
                                     bool is_sensor);
 void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape);
+/* Give a proxy a new collision filter (its pairs are found again at the next update). */
+void carom_broad_phase_set_filter(carom_broad_phase* bp, int shape, carom_filter filter);
 void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb);
 /* Find pairs involving moved proxies that are not yet contacts, and create their contacts in
  * ascending pair-key order. If there are more of them than the world's max_contacts leaves room

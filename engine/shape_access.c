@@ -39,9 +39,7 @@ carom_status carom_shape_set_filter(carom_shape_id id, carom_filter filter) {
             carom_destroy_contact(world, contact->id);
         }
     }
-    carom_broad_phase* bp = &world->broad_phase;
-    bp->proxies[shape->id].filter = filter;
-    carom_broad_phase_move_proxy(bp, shape->id, bp->proxies[shape->id].fat_aabb);
+    carom_broad_phase_set_filter(&world->broad_phase, shape->id, filter);
     carom_wake_body(world, body);
     return CAROM_OK;
 }

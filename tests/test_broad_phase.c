@@ -1030,3 +1030,64 @@ Test(broad_phase, queries_for_fixed_shapes_follow_body_type_changes) {
     arrfree(got);
     carom_destroy_world(id);
 }
+
+/* A moved shape whose mask meets no category any shape has had is not queried
+ * (broad_phase.c's may_pair_with_any): the pairs it may form must still appear as soon as a
+ * shape of a category it accepts is created, or its own filter changes. */
+static carom_shape_id filtered_box(carom_world_id world, carom_vec2 p, uint64_t category,
+                                   uint64_t mask) {
+    carom_body_def body_def = carom_default_body_def();
+    body_def.type = CAROM_BODY_DYNAMIC;
+    body_def.position = p;
+    carom_body_id body = carom_create_body(world, &body_def);
+    carom_shape_def def = carom_default_shape_def();
+    def.filter.category = category;
+    def.filter.mask = mask;
+    carom_shape_id shape = carom_create_box_shape(body, &def, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0);
+    cr_assert(carom_shape_is_valid(shape), "%s", carom_last_error());
+    return shape;
+}
+
+Test(broad_phase, shapes_that_collide_with_nothing_yet_pair_once_a_filter_allows_it) {
+    carom_world_id id = test_make_world(carom_v2(0.0, 0.0));
+    /* two overlapping boxes of category 2 that collide with category 1 only */
+    carom_shape_id a = filtered_box(id, carom_v2(0.0, 0.0), 2, 1);
+    filtered_box(id, carom_v2(0.6, 0.0), 2, 1);
+    test_step(id, 1.0 / 60.0, 2);
+    cr_assert_eq(carom_world_get_counters(id).contact_count, 0);
+    /* a box of category 1 overlapping both: two pairs, found from its side and theirs */
+    filtered_box(id, carom_v2(0.3, 0.6), 1, ~(uint64_t)0);
+    test_step(id, 1.0 / 60.0, 1);
+    cr_assert_eq(carom_world_get_counters(id).contact_count, 2);
+    /* box a now accepts category 2 as well, and box b still does not: no new pair */
+    carom_filter filter = carom_shape_get_filter(a);
+    filter.mask = 3;
+    cr_assert_eq(carom_shape_set_filter(a, filter), CAROM_OK);
+    test_step(id, 1.0 / 60.0, 1);
+    cr_assert_eq(carom_world_get_counters(id).contact_count, 2);
+    carom_destroy_world(id);
+}
+
+Test(broad_phase, a_shape_whose_filter_changes_to_a_new_category_is_found_by_shapes_moving_in) {
+    carom_world_id id = test_make_world(carom_v2(0.0, 0.0));
+    /* both are category 2 and collide with category 4 only, which no shape has yet; b moves
+     * towards a, which rests */
+    carom_shape_id a = filtered_box(id, carom_v2(0.0, 0.0), 2, 4);
+    carom_shape_id b = filtered_box(id, carom_v2(3.0, 0.0), 2, 4);
+    carom_body_set_linear_velocity(carom_shape_get_body(b), carom_v2(-3.0, 0.0));
+    test_step(id, 1.0 / 60.0, 2);
+    /* a becomes category 4 and collides with category 2: b, moving in, must find it */
+    carom_filter filter = carom_shape_get_filter(a);
+    filter.category = 4;
+    filter.mask = 2;
+    cr_assert_eq(carom_shape_set_filter(a, filter), CAROM_OK);
+    int most = 0;
+    for (int i = 0; i < 60; ++i) {
+        test_step(id, 1.0 / 60.0, 1);
+        int count = carom_world_get_counters(id).contact_count;
+        most = count > most ? count : most;
+    }
+    cr_assert_eq(most, 1, "the pair was never found");
+    cr_assert_lt(carom_body_get_position(carom_shape_get_body(a)).x, -0.1, "b pushed a along");
+    carom_destroy_world(id);
+}

@@ -196,13 +196,22 @@ static void find_first_hit(carom_world* world, int** candidates, const carom_bod
     } else {
         carom_broad_phase_query(&world->broad_phase, swept_box(body), candidates);
     }
-    for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+    int candidate_count = (int)arrlen(*candidates);
+    for (int s = body->first_shape; candidate_count > 0 && s >= 0;
+         s = world->shapes[s].next_shape) {
         const carom_shape* mine = &world->shapes[s];
-        carom_convex_shape my_geometry = toi_shape(mine);
-        for (int i = 0; i < (int)arrlen(*candidates); ++i) {
+        /* made at the first candidate it may hit: most sweeps have none (a body in a pile far
+         * from any wall), and the copy is a polygon's 300 bytes */
+        carom_convex_shape my_geometry;
+        bool have_geometry = false;
+        for (int i = 0; i < candidate_count; ++i) {
             const carom_shape* other = &world->shapes[(*candidates)[i]];
             if (!may_hit(world, body, mine, other, statics_only)) {
                 continue;
+            }
+            if (!have_geometry) {
+                my_geometry = toi_shape(mine);
+                have_geometry = true;
             }
             const carom_body* other_body = &world->bodies[other->body];
             carom_sweep other_sweep = other_body->solver_index >= 0 ? other_body->sweep

@@ -325,6 +325,14 @@ static void flush_pending(const carom_world* world, carom_candidate_list* list) 
  * asked later, a batch of keys at a time (flush_pending), their pair-map slots fetched while
  * the query goes on: in a stirred pile those lookups were a tenth of the step, each a cache
  * miss. Reads the world only: workers add to lists of their own. */
+/* Whether two fat boxes overlap, with one branch instead of four: in a pile most of the boxes a
+ * query meets do not, and which side separates them is a coin toss for the branch predictor.
+ * The same answer as carom_aabb_overlaps. */
+static inline bool fat_boxes_overlap(const carom_aabb* a, const carom_aabb* b) {
+    return (b->lower.x <= a->upper.x) & (b->lower.y <= a->upper.y) & (a->lower.x <= b->upper.x) &
+           (a->lower.y <= b->upper.y);
+}
+
 static void add_candidate(const carom_world* world, carom_candidate_list* list, int shape,
                           int other) {
     const carom_broad_phase* bp = &world->broad_phase;
@@ -333,7 +341,7 @@ static void add_candidate(const carom_world* world, carom_candidate_list* list, 
     }
     const carom_proxy* a = &bp->proxies[shape];
     const carom_proxy* b = &bp->proxies[other];
-    if (!carom_aabb_overlaps(a->fat_aabb, b->fat_aabb) || !carom_proxies_may_pair(a, b) ||
+    if (!fat_boxes_overlap(&a->fat_aabb, &b->fat_aabb) || !carom_proxies_may_pair(a, b) ||
         carom_joints_forbid_pair(world, a->body, b->body)) {
         return;
     }
@@ -386,7 +394,9 @@ static void query_proxy(const carom_world* world, carom_candidate_list* list, in
                 if (!is_first_shared_cell(proxy, other_proxy, x, y)) {
                     continue; /* tested in another cell the two share */
                 }
-                add_candidate(world, list, shape, other);
+                if (fat_boxes_overlap(&proxy->fat_aabb, &other_proxy->fat_aabb)) {
+                    add_candidate(world, list, shape, other);
+                }
             }
         }
     }

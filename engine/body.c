@@ -245,10 +245,11 @@ static carom_vec2 fat_box_reach(const carom_body* body, carom_vec2 motion) {
 
 /* The margin around a moving shape's tight box (none for a static body's). A pushed body's is
  * smaller for small shapes (CAROM_PUSHED_MARGIN_FRACTION of the shape's extent): its fat box
- * is then re-placed a little more often, but in a crowd it pairs with its near neighbours only.
- * In Box2D's tumbler (2,025 boxes 0.25 m wide tumbling in a turning square) the full margin held
- * 14,900 to 18,800 contacts, this one 8,200 to 10,600, for the same 4,350 to 5,300 touching
- * ones; the step took about 0.8 of its time.
+ * is then re-placed more often, but in a crowd it pairs with its near neighbours only. In
+ * Box2D's tumbler (2,025 boxes 0.25 m wide tumbling in a turning square) the full margin held
+ * 14,900 to 18,800 contacts, 1/8 of the extent (0.022 m) 8,200 to 10,600, and 1/16 (0.011 m)
+ * 7,400 to 9,900, for the same 4,300 to 5,300 touching ones; the step took about 0.75 of its
+ * time with 1/8, and 1/16 took 0.95 of that, the spinner's 0.95 too (interleaved runs).
  * Bodies in flight keep the full margin, which saves them re-placing (a swinging joint grid
  * whose circles touch nothing, falling balls). */
 static double fat_box_margin(const carom_body* body, const carom_shape* shape, bool pushed) {

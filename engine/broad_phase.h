@@ -18,8 +18,8 @@ typedef struct carom_world carom_world;
 /* The margin of a body that was pushed this step (it touches something) is at most this
  * fraction of how far its shape reaches from the body's center of mass (and CAROM_AABB_MARGIN
  * at most): in a crowd, each margin is a ring of neighbours the body holds pairs with, and a
- * 0.25 m box with the full 0.1 m margin had twice the pairs of one with 0.022 m (body.c). */
-#define CAROM_PUSHED_MARGIN_FRACTION 0.125
+ * 0.25 m box with the full 0.1 m margin had twice the pairs of one with 0.011 m (body.c). */
+#define CAROM_PUSHED_MARGIN_FRACTION 0.0625
 /* A moving body's fat box also reaches this many of its last step's displacements ahead. */
 #define CAROM_AABB_LOOK_AHEAD 2.0
 /* Fat boxes are rounded outward to multiples of this (m, a power of two so the rounding is

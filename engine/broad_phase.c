@@ -227,6 +227,39 @@ static bool counted_as_its_type(const carom_proxy* proxy) {
     return proxy->placed_fixed == (proxy->body_type != CAROM_BODY_DYNAMIC);
 }
 
+static bool in_range(int x, int y, int x0, int y0, int x1, int y1) {
+    return x >= x0 && x <= x1 && y >= y0 && y <= y1;
+}
+
+/* A listed proxy that is not large moves to the cell range (x0, y0)-(x1, y1), which is not large
+ * either: it leaves only the cells it no longer covers and joins only those it newly covers. A
+ * box moving in a pile shifts by a cell now and then; taking it out of all its cells and putting
+ * it back was most of the cost of re-placing it. (The order of a cell's list changes, which no
+ * answer depends on: queries sort what they find.) */
+static void shift_cells(carom_broad_phase* bp, int shape, int x0, int y0, int x1, int y1) {
+    carom_proxy* proxy = &bp->proxies[shape];
+    for (int y = proxy->y0; y <= proxy->y1; ++y) {
+        for (int x = proxy->x0; x <= proxy->x1; ++x) {
+            if (!in_range(x, y, x0, y0, x1, y1)) {
+                remove_from_cell(bp, x, y, shape);
+            }
+        }
+    }
+    for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+            if (!in_range(x, y, proxy->x0, proxy->y0, proxy->x1, proxy->y1)) {
+                carom_grid_cell* cell = find_or_add_cell(bp, x, y);
+                arrput(cell->proxies, shape);
+                cell->fixed_count += proxy->placed_fixed ? 1 : 0;
+            }
+        }
+    }
+    proxy->x0 = x0;
+    proxy->y0 = y0;
+    proxy->x1 = x1;
+    proxy->y1 = y1;
+}
+
 /* Put the proxy in the cells its fat box covers now. A proxy still covering the same cells it
  * is listed in (a box that grew or shifted within its cells) stays where it is. */
 static void replace(carom_broad_phase* bp, int shape) {
@@ -235,8 +268,14 @@ static void replace(carom_broad_phase* bp, int shape) {
     int y0 = grid_coordinate(bp, proxy->fat_aabb.lower.y);
     int x1 = grid_coordinate(bp, proxy->fat_aabb.upper.x);
     int y1 = grid_coordinate(bp, proxy->fat_aabb.upper.y);
-    if (proxy->placed && proxy->large_slot < 0 && x0 == proxy->x0 && y0 == proxy->y0 &&
-        x1 == proxy->x1 && y1 == proxy->y1 && counted_as_its_type(proxy)) {
+    bool listed_as_is = proxy->placed && proxy->large_slot < 0 && counted_as_its_type(proxy);
+    if (listed_as_is && x0 == proxy->x0 && y0 == proxy->y0 && x1 == proxy->x1 &&
+        y1 == proxy->y1) {
+        return;
+    }
+    double cells = ((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0);
+    if (listed_as_is && cells <= CAROM_LARGE_PROXY_CELLS) {
+        shift_cells(bp, shape, x0, y0, x1, y1);
         return;
     }
     unplace(bp, shape);

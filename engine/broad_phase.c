@@ -431,9 +431,10 @@ static void query_proxy(const carom_world* world, carom_candidate_list* list, in
                 const carom_proxy* other_proxy = &bp->proxies[other];
                 /* two moved proxies sharing a cell: the higher id does the test; and a pair is
                  * tested in the first of the cells the two share only */
-                bool wanted = (other != shape) & !(other_proxy->moved & (other < shape)) &
-                              is_first_shared_cell(proxy, other_proxy, x, y) &
-                              fat_boxes_overlap(&proxy->fat_aabb, &other_proxy->fat_aabb);
+                int wanted = (int)(other != shape) &
+                             (int)!(other_proxy->moved & (other < shape)) &
+                             (int)is_first_shared_cell(proxy, other_proxy, x, y) &
+                             (int)fat_boxes_overlap(&proxy->fat_aabb, &other_proxy->fat_aabb);
                 if (wanted) {
                     add_candidate(world, list, shape, other);
                 }

@@ -150,10 +150,6 @@ _Static_assert(sizeof(((carom_contact*)0)->points) / sizeof(((carom_contact*)0)-
                    CAROM_COLLECT_SETTLE >> CAROM_COLLECT_POINTS_SHIFT,
                "a contact's point count fits below the settle mark in the collection's flags");
 
-static int block_end(int block, int block_size, int count) {
-    return count - block * block_size < block_size ? count : (block + 1) * block_size;
-}
-
 /* First pass, per block of touching contacts: the states of each contact's bodies (the rest
  * state for a body the solver does not move), which of them it may change (dynamic ones; not
  * static, kinematic or sleeping bodies, which are only read), whether its touching is left to
@@ -166,7 +162,7 @@ static void mark_constraints(int begin, int end, int worker, void* context) {
     const int* touching = world->touching_contacts;
     int touching_count = (int)arrlen(world->touching_contacts);
     for (int block = begin; block < end; ++block) {
-        int last = block_end(block, COLLECT_BLOCK, touching_count);
+        int last = carom_block_end(block, COLLECT_BLOCK, touching_count);
         int kept = 0;
         for (int k = block * COLLECT_BLOCK; k < last; ++k) {
             if (k + CONTACTS_AHEAD < last) {
@@ -200,7 +196,7 @@ static void write_constraints(int begin, int end, int worker, void* context) {
     carom_solver* solver = &world->solver;
     int touching_count = (int)arrlen(world->touching_contacts);
     for (int block = begin; block < end; ++block) {
-        int last = block_end(block, COLLECT_BLOCK, touching_count);
+        int last = carom_block_end(block, COLLECT_BLOCK, touching_count);
         int n = solver->collect_offsets[block];
         for (int k = block * COLLECT_BLOCK; k < last; ++k) {
             int flags = solver->collect_flags[k];
@@ -220,17 +216,6 @@ static void write_constraints(int begin, int end, int worker, void* context) {
     }
 }
 
-/* Turn per-block counts into offsets (a running sum in block order); return the total. */
-static int block_counts_to_offsets(int* counts, int blocks) {
-    int total = 0;
-    for (int block = 0; block < blocks; ++block) {
-        int count = counts[block];
-        counts[block] = total;
-        total += count;
-    }
-    return total;
-}
-
 /* The contacts that become constraints, in id order (the order of the touching list), with the
  * states of their bodies and the states each may change. */
 static void collect_constraints(carom_world* world) {
@@ -241,7 +226,7 @@ static void collect_constraints(carom_world* world) {
     arrsetlen(solver->collect_states, 2 * touching);
     arrsetlen(solver->collect_offsets, blocks);
     carom_parallel_for(&world->tasks, mark_constraints, blocks, 1, world);
-    int count = block_counts_to_offsets(solver->collect_offsets, blocks);
+    int count = carom_counts_to_offsets(solver->collect_offsets, blocks);
     arrsetlen(solver->constraint_contacts, count);
     arrsetlen(solver->constraint_points, count);
     arrsetlen(solver->moving_a, count);
@@ -279,7 +264,7 @@ static void count_keys(int begin, int end, int worker, void* context) {
     for (int block = begin; block < end; ++block) {
         int* counts = solver->layout_places + (size_t)block * LAYOUT_KEYS;
         memset(counts, 0, sizeof(int) * LAYOUT_KEYS);
-        int last = block_end(block, LAYOUT_BLOCK, count);
+        int last = carom_block_end(block, LAYOUT_BLOCK, count);
         for (int i = block * LAYOUT_BLOCK; i < last; ++i) {
             counts[layout_key(solver, i)] += 1;
         }
@@ -294,7 +279,7 @@ static void place_constraints(int begin, int end, int worker, void* context) {
     for (int block = begin; block < end; ++block) {
         int next[LAYOUT_KEYS];
         memcpy(next, solver->layout_places + (size_t)block * LAYOUT_KEYS, sizeof(next));
-        int last = block_end(block, LAYOUT_BLOCK, count);
+        int last = carom_block_end(block, LAYOUT_BLOCK, count);
         for (int i = block * LAYOUT_BLOCK; i < last; ++i) {
             int key = layout_key(solver, i);
             int place = next[key]++;
@@ -554,7 +539,7 @@ static void mark_settled(int begin, int end, int worker, void* context) {
     int touching_count = (int)arrlen(world->touching_contacts);
     for (int block = begin; block < end; ++block) {
         int j = solver->collect_offsets[block];
-        int last = block_end(block, COLLECT_BLOCK, touching_count);
+        int last = carom_block_end(block, COLLECT_BLOCK, touching_count);
         for (int k = block * COLLECT_BLOCK; k < last; ++k) {
             int flags = solver->collect_flags[k];
             bool constrained = flags & CAROM_COLLECT_KEPT;

@@ -301,7 +301,7 @@ static void mark_blocks(int begin, int end, int worker, void* context) {
     (void)worker;
     select_task* task = context;
     for (int b = begin; b < end; ++b) {
-        int last = (b + 1) * SELECT_BLOCK < task->count ? (b + 1) * SELECT_BLOCK : task->count;
+        int last = carom_block_end(b, SELECT_BLOCK, task->count);
         int kept = 0;
         for (int i = b * SELECT_BLOCK; i < last; ++i) {
             bool keep = task->keep(i, task->context);
@@ -316,7 +316,7 @@ static void write_blocks(int begin, int end, int worker, void* context) {
     (void)worker;
     select_task* task = context;
     for (int b = begin; b < end; ++b) {
-        int last = (b + 1) * SELECT_BLOCK < task->count ? (b + 1) * SELECT_BLOCK : task->count;
+        int last = carom_block_end(b, SELECT_BLOCK, task->count);
         int* at = task->out + task->block_counts[b];
         for (int i = b * SELECT_BLOCK; i < last; ++i) {
             if (task->flags[i]) {
@@ -324,6 +324,16 @@ static void write_blocks(int begin, int end, int worker, void* context) {
             }
         }
     }
+}
+
+int carom_counts_to_offsets(int* counts, int blocks) {
+    int total = 0;
+    for (int block = 0; block < blocks; ++block) {
+        int count = counts[block];
+        counts[block] = total;
+        total += count;
+    }
+    return total;
 }
 
 void carom_parallel_select(const carom_task_system* tasks, int count, carom_keep_fn* keep,
@@ -338,12 +348,7 @@ void carom_parallel_select(const carom_task_system* tasks, int count, carom_keep
     arrsetlen(*block_counts, blocks);
     select_task task = {count, keep, context, *flags, *block_counts, NULL};
     carom_parallel_for(tasks, mark_blocks, blocks, 1, &task);
-    int total = 0;
-    for (int b = 0; b < blocks; ++b) {
-        int kept = task.block_counts[b];
-        task.block_counts[b] = total;
-        total += kept;
-    }
+    int total = carom_counts_to_offsets(task.block_counts, blocks);
     arrsetlen(*out, total);
     task.out = *out;
     carom_parallel_for(tasks, write_blocks, blocks, 1, &task);

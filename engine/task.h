@@ -30,6 +30,19 @@ void carom_task_system_destroy(carom_task_system* tasks);
 void carom_parallel_for(const carom_task_system* tasks, carom_task_fn* fn, int count,
                         int min_range, void* context);
 
+/* Work cut into blocks of a fixed size, never a share of the workers, gives the bits of one
+ * pass in item order for any worker count: each block counts what it makes, the counts become
+ * offsets in block order (carom_counts_to_offsets, on the stepping thread), and each block then
+ * writes at its offset. */
+
+/* The end of block `block` of block_size items among count: the next block's start, or count. */
+static inline int carom_block_end(int block, int block_size, int count) {
+    return count - block * block_size < block_size ? count : (block + 1) * block_size;
+}
+
+/* Each block's count replaced by the sum of the counts before it; returns the sum of all. */
+int carom_counts_to_offsets(int* counts, int blocks);
+
 /* The items of [0, count) for which keep(item, context) is true, ascending, into the stb_ds
  * array *out (emptied first): the order one thread would list them in. keep is called once per
  * item, from any worker; *flags and *block_counts are stb_ds scratch arrays of the caller's. */

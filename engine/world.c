@@ -357,7 +357,6 @@ static int first_not_below(const int* list, int from, int count, int id) {
     return low;
 }
 
-/* Copy count ids (none: the lists may then be null); returns count. */
 /* Copy count ids from from[from_index..] to to[to_index..]. The pointers are offset only when
  * there is something to copy: an empty list is a null pointer, and null + 0 is undefined
  * behaviour (clang's UBSan stops on it). */
@@ -408,11 +407,6 @@ static void old_run(const merge_task* task, int block, int* first, int* end) {
                                  (block + 1) * MERGE_BLOCK);
 }
 
-static int block_last_id(const merge_task* task, int block) {
-    int end = (block + 1) * MERGE_BLOCK;
-    return end < task->length ? end : task->length;
-}
-
 /* The first id in [id, last) whose mark is set, or last: clear marks are skipped eight at a time
  * from each multiple of 8 (last and the marks' length are multiples of 8). */
 static int next_changed(const unsigned char* changed, int id, int last) {
@@ -442,7 +436,7 @@ static void decide_changes(int begin, int end, int worker, void* context) {
         int run_end;
         old_run(task, block, &o, &run_end);
         int count = run_end - o;
-        int last = block_last_id(task, block);
+        int last = carom_block_end(block, MERGE_BLOCK, task->length);
         for (int id = next_changed(changed, block * MERGE_BLOCK, last); id < last;
              id = next_changed(changed, id + 1, last)) {
             o = first_not_below(task->old_list, o, run_end, id);
@@ -470,7 +464,7 @@ static void write_merged(int begin, int end, int worker, void* context) {
         old_run(task, block, &o, &run_end);
         int* merged = task->merged;
         int n = task->world->merge_blocks[block];
-        int last = block_last_id(task, block);
+        int last = carom_block_end(block, MERGE_BLOCK, task->length);
         for (int id = next_changed(changed, block * MERGE_BLOCK, last); id < last;
              id = next_changed(changed, id + 1, last)) {
             int before = first_not_below(old_list, o, run_end, id);
@@ -492,12 +486,7 @@ static void merge_changed_contacts(carom_world* world) {
                        blocks, NULL};
     arrsetlen(world->merge_blocks, blocks);
     carom_parallel_for(&world->tasks, decide_changes, blocks, 1, &task);
-    int total = 0;
-    for (int block = 0; block < blocks; ++block) {
-        int count = world->merge_blocks[block];
-        world->merge_blocks[block] = total;
-        total += count;
-    }
+    int total = carom_counts_to_offsets(world->merge_blocks, blocks);
     arrsetlen(world->awake_contacts_scratch, total);
     task.merged = world->awake_contacts_scratch;
     carom_parallel_for(&world->tasks, write_merged, blocks, 1, &task);

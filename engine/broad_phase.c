@@ -360,10 +360,6 @@ static void flush_pending(const carom_world* world, carom_candidate_list* list) 
     list->pending_count = 0;
 }
 
-/* A possible new pair: fat boxes overlap and it may collide. Whether it is a contact already is
- * asked later, a batch of keys at a time (flush_pending), their pair-map slots fetched while
- * the query goes on: in a stirred pile those lookups were a tenth of the step, each a cache
- * miss. Reads the world only: workers add to lists of their own. */
 /* Whether two fat boxes overlap, with one branch instead of four: in a pile most of the boxes a
  * query meets do not, and which side separates them is a coin toss for the branch predictor.
  * The same answer as carom_aabb_overlaps. */
@@ -372,6 +368,11 @@ static inline bool fat_boxes_overlap(const carom_aabb* a, const carom_aabb* b) {
            (a->lower.y <= b->upper.y);
 }
 
+/* A possible new pair, whose fat boxes the caller found overlapping, if it may collide.
+ * Whether it is a contact already is asked later, a batch of keys at a time (flush_pending),
+ * their pair-map slots fetched while the query goes on: in a stirred pile those lookups were a
+ * tenth of the step, each a cache miss. Reads the world only: workers add to lists of their
+ * own. */
 static void add_candidate(const carom_world* world, carom_candidate_list* list, int shape,
                           int other) {
     const carom_broad_phase* bp = &world->broad_phase;
@@ -380,8 +381,7 @@ static void add_candidate(const carom_world* world, carom_candidate_list* list, 
     }
     const carom_proxy* a = &bp->proxies[shape];
     const carom_proxy* b = &bp->proxies[other];
-    if (!fat_boxes_overlap(&a->fat_aabb, &b->fat_aabb) || !carom_proxies_may_pair(a, b) ||
-        carom_joints_forbid_pair(world, a->body, b->body)) {
+    if (!carom_proxies_may_pair(a, b) || carom_joints_forbid_pair(world, a->body, b->body)) {
         return;
     }
     uint64_t key = carom_pair_key(shape, other);
@@ -411,7 +411,8 @@ static void query_proxy(const carom_world* world, carom_candidate_list* list, in
     if (proxy->large_slot >= 0) {
         /* A large proxy that moved is rare (a moving platform): test everything. */
         for (int other = 0; other < (int)arrlen(bp->proxies); ++other) {
-            if (other != shape && bp->proxies[other].alive) {
+            if (other != shape && bp->proxies[other].alive &&
+                fat_boxes_overlap(&proxy->fat_aabb, &bp->proxies[other].fat_aabb)) {
                 add_candidate(world, list, shape, other);
             }
         }
@@ -443,7 +444,8 @@ static void query_proxy(const carom_world* world, carom_candidate_list* list, in
     }
     for (int i = 0; i < (int)arrlen(bp->large_proxies); ++i) {
         int other = bp->large_proxies[i];
-        if (!bp->proxies[other].moved || other > shape) {
+        if ((!bp->proxies[other].moved || other > shape) &&
+            fat_boxes_overlap(&proxy->fat_aabb, &bp->proxies[other].fat_aabb)) {
             add_candidate(world, list, shape, other);
         }
     }
@@ -611,8 +613,8 @@ static void apply_custom_filter(carom_world* world) {
     int kept = 0;
     for (int i = 0; i < (int)arrlen(bp->candidate_pairs); ++i) {
         uint64_t key = bp->candidate_pairs[i];
-        const carom_shape* a = &world->shapes[(int)(key >> 32)];
-        const carom_shape* b = &world->shapes[(int)(key & 0xffffffffu)];
+        const carom_shape* a = &world->shapes[carom_pair_key_low(key)];
+        const carom_shape* b = &world->shapes[carom_pair_key_high(key)];
         if (world->custom_filter(carom_make_shape_id(world, a), carom_make_shape_id(world, b),
                                  world->custom_filter_context)) {
             bp->candidate_pairs[kept++] = key;

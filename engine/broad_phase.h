@@ -127,6 +127,13 @@ static inline void carom_broad_phase_restore_proxy_if_changed(carom_broad_phase*
 }
 /* Pair key of two shape ids, smaller id in the high half. */
 uint64_t carom_pair_key(int shape_a, int shape_b);
+/* The two shape ids of a pair key: the smaller, and the larger. */
+static inline int carom_pair_key_low(uint64_t key) {
+    return (int)(key >> 32);
+}
+static inline int carom_pair_key_high(uint64_t key) {
+    return (int)(key & 0xffffffffu);
+}
 /* Whether two proxies may make a pair: different bodies, at least one dynamic, not two sensors,
  * filters agree. */
 bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b);

@@ -101,13 +101,13 @@ void carom_create_contacts(carom_world* world, const uint64_t* keys, int count) 
     for (int i = 0; i < count; ++i) {
         if (i + 2 * CREATE_PREFETCH_AHEAD < count) {
             uint64_t key = keys[i + 2 * CREATE_PREFETCH_AHEAD];
-            __builtin_prefetch(&world->shapes[(int)(key >> 32)]);
-            __builtin_prefetch(&world->shapes[(int)(key & 0xffffffffu)]);
+            __builtin_prefetch(&world->shapes[carom_pair_key_low(key)]);
+            __builtin_prefetch(&world->shapes[carom_pair_key_high(key)]);
         }
         if (i + CREATE_PREFETCH_AHEAD < count) {
             uint64_t key = keys[i + CREATE_PREFETCH_AHEAD];
-            __builtin_prefetch(&world->bodies[world->shapes[(int)(key >> 32)].body]);
-            __builtin_prefetch(&world->bodies[world->shapes[(int)(key & 0xffffffffu)].body]);
+            __builtin_prefetch(&world->bodies[world->shapes[carom_pair_key_low(key)].body]);
+            __builtin_prefetch(&world->bodies[world->shapes[carom_pair_key_high(key)].body]);
             carom_hash_map_prefetch(&world->pair_map, key);
             /* the id this creation will get, while the pool has free ones (it pops them) */
             int slot = free_count - 1 - (i + CREATE_PREFETCH_AHEAD);
@@ -115,7 +115,7 @@ void carom_create_contacts(carom_world* world, const uint64_t* keys, int count) 
                 __builtin_prefetch(&world->contacts[free_ids[slot]], 1);
             }
         }
-        carom_create_contact(world, (int)(keys[i] >> 32), (int)(keys[i] & 0xffffffffu));
+        carom_create_contact(world, carom_pair_key_low(keys[i]), carom_pair_key_high(keys[i]));
     }
 }
 
@@ -432,6 +432,12 @@ static inline void mark_pushed(carom_world* world, int body_a, int body_b) {
     world->pushed_bodies[body_b] = 1;
 }
 
+static inline void mark_pushed_if_touching(carom_world* world, const carom_contact* contact) {
+    if (carom_contact_points_touch(contact)) {
+        mark_pushed(world, contact->edges[0].body, contact->edges[1].body);
+    }
+}
+
 /* A contact's bodies for the merge's mark_pushed, read while the contact is at hand: body A's
  * id is -1 unless a point touches (a speculative point pushes nothing yet). */
 static inline void note_bodies(int* bodies, int k, const carom_contact* contact) {
@@ -457,9 +463,7 @@ static void list_touching_contacts(carom_world* world) {
         const carom_contact* contact = &world->contacts[i];
         if (contact->id >= 0 && solver_needs(world, contact)) {
             arrput(world->touching_contacts, i);
-            if (carom_contact_points_touch(contact)) {
-                mark_pushed(world, contact->edges[0].body, contact->edges[1].body);
-            }
+            mark_pushed_if_touching(world, contact);
         }
     }
 }
@@ -543,9 +547,7 @@ static void settle_contact(carom_world* world, int i) {
         carom_wake_body(world, &world->bodies[contact->edges[0].body]);
         carom_wake_body(world, &world->bodies[contact->edges[1].body]);
         arrput(world->touching_contacts, i);
-        if (carom_contact_points_touch(contact)) {
-            mark_pushed(world, contact->edges[0].body, contact->edges[1].body);
-        }
+        mark_pushed_if_touching(world, contact);
     }
 }
 

@@ -187,7 +187,6 @@ static bool limits_every_moving_state(const carom_world* world) {
 /* The solver states this step's joints write, for limit_joint_speeds (a state may come twice);
  * none when every moving state is looked at. */
 static void collect_joint_states(carom_world* world) {
-    arrsetlen(world->joint_states, 0);
     if (limits_every_moving_state(world)) {
         return;
     }

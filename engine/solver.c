@@ -364,26 +364,22 @@ static void run_color_range(int begin, int end, int worker, void* context) {
     carom_solver* solver = &p->world->solver;
     const carom_contact_kernel* kernel = solver->kernel;
     void* groups = p->groups + carom_contact_group_size(kernel->lanes) * (size_t)begin;
+    double* colds =
+        p->colds + carom_contact_cold_size(kernel->lanes) / sizeof(double) * (size_t)begin;
     int count = end - begin;
     switch (p->pass) {
     case PASS_FIRST_WARM_START:
     case PASS_WARM_START:
-        kernel->warm_start(groups,
-                           p->colds + carom_contact_cold_size(kernel->lanes) / sizeof(double) *
-                                          (size_t)begin,
-                           count, solver->states, p->pass == PASS_FIRST_WARM_START);
+        kernel->warm_start(groups, colds, count, solver->states,
+                           p->pass == PASS_FIRST_WARM_START);
         break;
     case PASS_SOLVE:
     case PASS_RELAX:
-        kernel->solve(groups,
-                      p->colds +
-                          carom_contact_cold_size(kernel->lanes) / sizeof(double) * (size_t)begin,
-                      count, solver->states, p->settings, p->pass == PASS_SOLVE);
+        kernel->solve(groups, colds, count, solver->states, p->settings, p->pass == PASS_SOLVE);
         break;
     case PASS_RESTITUTION:
-        kernel->restitution(groups, p->colds + carom_contact_cold_size(kernel->lanes) /
-                                                   sizeof(double) * (size_t)begin,
-                            count, solver->states, p->world->def.restitution_threshold);
+        kernel->restitution(groups, colds, count, solver->states,
+                            p->world->def.restitution_threshold);
         break;
     }
 }

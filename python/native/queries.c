@@ -1,5 +1,6 @@
-/* Shape casts, overlap queries, explosions and shape geometry for Python (issue 16): the query shape built from
- * plain numbers, so that Python need not mirror carom_convex_shape or carom_polygon. */
+/* Shape casts, overlap queries, explosions and shape geometry for Python (issue 16): the query
+ * shape built from plain numbers, so that Python need not mirror carom_convex_shape or
+ * carom_polygon. */
 #include "carompy.h"
 
 #include <string.h>

@@ -137,8 +137,8 @@ static CAROM_FORCE_INLINE body_lanes gather_halves(const carom_body_state* state
         b.dpy = COLUMNS(lo[0], hi[0]);
         b.dqc = COLUMNS(lo[1], hi[1]);
         b.dqs = COLUMNS(lo[2], hi[2]);
-    } else {
-        b.dpx = b.dpy = b.dqs = lane_zero();
+    } else { /* dpx stays: scatter writes it back with the velocity (store4) */
+        b.dpy = b.dqs = lane_zero();
         b.dqc = lane_splat(1.0);
     }
     return b;
@@ -153,20 +153,20 @@ static CAROM_FORCE_INLINE body_lanes gather_velocities(const carom_body_state* s
     return gather_halves(states, index, false);
 }
 
-/* {vx, vy, w} of four lanes back into their states: each row's first two doubles in one store,
- * the third in another. (Writing rows whole meant reading each state's fourth double, dpx, into
- * the row first; gathered from four states through memory, that read stalled on store
- * forwarding and was a quarter of the solver's time.) */
+/* {vx, vy, w} of four lanes back into their states, as the first half of each state whole
+ * with the dpx the gather read: one store a state, where a store of two doubles and one of a
+ * third took three instructions more. No contact pass changes dpx (only integrate_positions
+ * does, between passes), and the gather read it from the same line: the bits written are the
+ * ones there. (Reading dpx afresh for it, just before the store, stalled on store forwarding
+ * and was once a quarter of the solver's time.) */
 static CAROM_FORCE_INLINE void store4(carom_body_state* states, const int32_t* index,
                                       const int32_t* flags, int32_t write_flag, __m256d vx,
-                                      __m256d vy, __m256d w) {
+                                      __m256d vy, __m256d w, __m256d dpx) {
     __m256d r[4];
-    transpose4(vx, vy, w, w, &r[0], &r[1], &r[2], &r[3]);
+    transpose4(vx, vy, w, dpx, &r[0], &r[1], &r[2], &r[3]);
     for (int l = 0; l < 4; ++l) {
         if (flags[l] & write_flag) {
-            double* row = &state_to_write(states, index, l)->linear_velocity.x;
-            _mm_storeu_pd(row, _mm256_castpd256_pd128(r[l]));
-            _mm_store_sd(row + 2, _mm256_extractf128_pd(r[l], 1));
+            _mm256_storeu_pd(&state_to_write(states, index, l)->linear_velocity.x, r[l]);
         }
     }
 }
@@ -175,12 +175,14 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
                                        const int32_t* flags, int32_t write_flag,
                                        const body_lanes* b) {
 #if LANES == 4
-    store4(states, index, flags, write_flag, b->vx, b->vy, b->w);
+    store4(states, index, flags, write_flag, b->vx, b->vy, b->w, b->dpx);
 #else
     store4(states, index, flags, write_flag, _mm512_castpd512_pd256(b->vx),
-           _mm512_castpd512_pd256(b->vy), _mm512_castpd512_pd256(b->w));
+           _mm512_castpd512_pd256(b->vy), _mm512_castpd512_pd256(b->w),
+           _mm512_castpd512_pd256(b->dpx));
     store4(states, index + 4, flags + 4, write_flag, _mm512_extractf64x4_pd(b->vx, 1),
-           _mm512_extractf64x4_pd(b->vy, 1), _mm512_extractf64x4_pd(b->w, 1));
+           _mm512_extractf64x4_pd(b->vy, 1), _mm512_extractf64x4_pd(b->w, 1),
+           _mm512_extractf64x4_pd(b->dpx, 1));
 #endif
 }
 #undef COLUMNS
@@ -383,14 +385,14 @@ typedef struct spring_lanes {
 
 static CAROM_FORCE_INLINE spring_lanes springs(const constraint_lanes* c,
                                                const carom_solve_settings* settings) {
-    lane_mask fixed = lane_equal(c->inv_mass_a, lane_zero()) | lane_equal(c->inv_mass_b, lane_zero());
+    lane_mask fixed =
+        lane_equal(c->inv_mass_a, lane_zero()) | lane_equal(c->inv_mass_b, lane_zero());
     const carom_softness* soft = &settings->soft;
     const carom_softness* fixed_soft = &settings->static_soft;
     spring_lanes s = {
         lane_select(fixed, lane_splat(fixed_soft->bias_rate), lane_splat(soft->bias_rate)),
         lane_select(fixed, lane_splat(fixed_soft->mass_scale), lane_splat(soft->mass_scale)),
-        lane_select(fixed, lane_splat(fixed_soft->impulse_scale),
-                    lane_splat(soft->impulse_scale))};
+        lane_select(fixed, lane_splat(fixed_soft->impulse_scale), lane_splat(soft->impulse_scale))};
     return s;
 }
 
@@ -485,50 +487,82 @@ static CAROM_FORCE_INLINE void solve_friction(body_lanes* a, body_lanes* b,
                       tangent_impulse);
 }
 
+/* The group's fields read afresh. The passes below read a field where it is used, not once at
+ * the top: x86 has 16 vector registers, and a group's constraint, points, drives and bodies held
+ * all at once were most of the solve's instructions spilled to the stack and read back (a
+ * quarter of them). A field read twice is one load, often folded into the operation that uses
+ * it; but the compiler merges two reads of the same address into one value kept alive in
+ * between, unless it no longer knows the address: this hides it (an empty asm that may change
+ * the pointer, and costs no instruction). Only where registers are few; elsewhere (aarch64 has
+ * 32, WebAssembly none) it is the view itself. Never a result bit: the same loads, operations
+ * and order. */
+static CAROM_FORCE_INLINE group_view reread(group_view g) {
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __asm__ volatile("" : "+r"(g.base));
+#endif
+    return g;
+}
+
+/* The constraint's fields and point `point`'s anchors, read afresh. */
+static CAROM_FORCE_INLINE constraint_lanes reread_constraint(group_view* g) {
+    *g = reread(*g);
+    return load_constraint(*g);
+}
+
+/* Point `k` in solving order (k = 0 first): point 1 - k in the lanes of `swap`, else point k. */
+static CAROM_FORCE_INLINE point_lanes ordered_point(group_view g, lane_mask swap, int k) {
+    point_lanes own = load_point(g, k), other = load_point(g, 1 - k);
+    point_lanes p = {lane_select(swap, other.rax, own.rax), lane_select(swap, other.ray, own.ray),
+                     lane_select(swap, other.rbx, own.rbx), lane_select(swap, other.rby, own.rby)};
+    return p;
+}
+
+/* A point field of point `k` in solving order. */
+static CAROM_FORCE_INLINE lane_d ordered_field(group_view g, lane_mask swap, int field, int k) {
+    return lane_select(swap, get(g, PF(1 - k, field)), get(g, PF(k, field)));
+}
+
+/* What a group's pass knows of its two points before it solves them: their separations and
+ * drives, and the lanes that solve point 1 first. */
+typedef struct separation_lanes {
+    lane_d s[2];
+    drive_lanes d[2];
+    lane_mask swap;
+} separation_lanes;
+
 /* The two normal impulses one after the other, each clamped, the deeper point first (exact
  * ties, as in a symmetric stack, alternate with `flip` from substep to substep): solved in a
  * fixed order, the point solved second always had the last word, and a symmetric stack drifted
  * sideways; deeper first also keeps a spinning box's leading corner out of a wall. Lanes whose
- * order is the other way round swap their two points in and out. */
-static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b,
-                                                    const constraint_lanes* c, const point_lanes* p,
-                                                    const drive_lanes* d, lane_d* normal,
-                                                    lane_mask* pushed, const lane_d* normal_mass,
-                                                    const lane_d* separation, int flip,
-                                                    lane_mask second, bool all_second) {
-    lane_mask tie_break = flip ? ~(lane_mask){0} : (lane_mask){0};
-    lane_mask swap = lane_greater(separation[0], separation[1]) |
-                     (lane_equal(separation[0], separation[1]) & tie_break);
-    if (!all_second) {
-        swap &= second; /* a lane with one point keeps it first, its missing second left out */
-    }
-    point_lanes q[2];
-    drive_lanes e[2];
-    lane_d mass[2], accumulated[2];
+ * order is the other way round read their two points the other way round (ordered_point). The
+ * accumulated impulses are read from the group; the new ones and where they pushed come out in
+ * normal and pushed, in the points' own order. */
+static CAROM_FORCE_INLINE void solve_normal_ordered(group_view g, body_lanes* a, body_lanes* b,
+                                                    const separation_lanes* sep, lane_d* normal,
+                                                    lane_mask* pushed, lane_mask second,
+                                                    bool all_second) {
+    lane_d accumulated[2];
     lane_mask top[2];
-    for (int j = 0; j < 2; ++j) {
-        int o = 1 - j;
-        q[j].rax = lane_select(swap, p[o].rax, p[j].rax);
-        q[j].ray = lane_select(swap, p[o].ray, p[j].ray);
-        q[j].rbx = lane_select(swap, p[o].rbx, p[j].rbx);
-        q[j].rby = lane_select(swap, p[o].rby, p[j].rby);
-        e[j].bias = lane_select(swap, d[o].bias, d[j].bias);
-        e[j].mass_scale = lane_select(swap, d[o].mass_scale, d[j].mass_scale);
-        e[j].impulse_scale = lane_select(swap, d[o].impulse_scale, d[j].impulse_scale);
-        mass[j] = lane_select(swap, normal_mass[o], normal_mass[j]);
-        accumulated[j] = lane_select(swap, normal[o], normal[j]);
-        top[j] = lane_select_mask(swap, pushed[o], pushed[j]);
-    }
-    solve_point(a, b, c, &q[0], &e[0], mass[0], &accumulated[0], &top[0]);
-    if (all_second) {
-        solve_point(a, b, c, &q[1], &e[1], mass[1], &accumulated[1], &top[1]);
-    } else {
-        solve_point_where(second, a, b, c, &q[1], &e[1], mass[1], &accumulated[1], &top[1]);
+    for (int k = 0; k < 2; ++k) {
+        constraint_lanes c = reread_constraint(&g);
+        point_lanes q = ordered_point(g, sep->swap, k);
+        const drive_lanes* own = &sep->d[k];
+        const drive_lanes* other = &sep->d[1 - k];
+        drive_lanes d = {lane_select(sep->swap, other->bias, own->bias),
+                         lane_select(sep->swap, other->mass_scale, own->mass_scale),
+                         lane_select(sep->swap, other->impulse_scale, own->impulse_scale)};
+        lane_d mass = ordered_field(g, sep->swap, CAROM_CF_NORMAL_MASS, k);
+        accumulated[k] = ordered_field(g, sep->swap, CAROM_CF_NORMAL_IMPULSE, k);
+        top[k] = lane_zero_mask(); /* nothing pushed yet in this pass */
+        if (k == 0 || all_second) {
+            solve_point(a, b, &c, &q, &d, mass, &accumulated[k], &top[k]);
+        } else {
+            solve_point_where(second, a, b, &c, &q, &d, mass, &accumulated[k], &top[k]);
+        }
     }
     for (int j = 0; j < 2; ++j) {
-        int o = 1 - j;
-        normal[j] = lane_select(swap, accumulated[o], accumulated[j]);
-        pushed[j] = lane_select_mask(swap, top[o], top[j]);
+        normal[j] = lane_select(sep->swap, accumulated[1 - j], accumulated[j]);
+        pushed[j] = lane_select_mask(sep->swap, top[1 - j], top[j]);
     }
 }
 
@@ -541,58 +575,59 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(body_lanes* a, body_lanes* b
  * - exactly as deep and driven the same way, as the two corners of a box resting square on
  *   another: a block keeps a symmetric stack exactly symmetric (every x and angle stays 0).
  * Solving unlike penetrating points as a block too made the 5,050-box pyramid creep 9 cm in 8 s
- * and sag 0.85 m, against 1.4 cm and 0.55 m in order. */
-static CAROM_FORCE_INLINE void
-solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, const point_lanes* p,
-                   const drive_lanes* d, group_view g, lane_d* normal, lane_mask* pushed,
-                   const lane_d* normal_mass, const lane_d* separation, int flip,
-                   lane_mask second, bool all_second) {
+ * and sag 0.85 m, against 1.4 cm and 0.55 m in order. The accumulated impulses are read from
+ * the group; the new ones and where they pushed come out in normal and pushed. */
+static CAROM_FORCE_INLINE void solve_normal_block(group_view g, body_lanes* a, body_lanes* b,
+                                                  const separation_lanes* sep, lane_d* normal,
+                                                  lane_mask* pushed, lane_mask second,
+                                                  bool all_second) {
+    const drive_lanes* d = sep->d;
     lane_mask alike =
         lane_flag_mask(lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES), CAROM_CF_BLOCK) &
-        ((lane_greater(separation[0], lane_zero()) & lane_greater(separation[1], lane_zero())) |
-         (lane_equal(separation[0], separation[1]) &
-          lane_equal(d[0].mass_scale, d[1].mass_scale)));
+        ((lane_greater(sep->s[0], lane_zero()) & lane_greater(sep->s[1], lane_zero())) |
+         (lane_equal(sep->s[0], sep->s[1]) & lane_equal(d[0].mass_scale, d[1].mass_scale)));
     /* Most groups take one way in every lane (piles: in order; symmetric stacks: the block):
      * only the way taken is worked out, with the same bits as the mixed case below. In a pile
      * no lane's points are alike, and the block's impulses are not even worked out: that was a
      * tenth of the pass. */
     if (!lane_any(alike)) {
-        solve_normal_ordered(a, b, c, p, d, normal, pushed, normal_mass, separation, flip,
-                             second, all_second);
+        solve_normal_ordered(g, a, b, sep, normal, pushed, second, all_second);
         return;
     }
-    lane_d rhs1 = relative_speed(a, b, &p[0], c->nx, c->ny) + d[0].bias;
-    lane_d rhs2 = relative_speed(a, b, &p[1], c->nx, c->ny) + d[1].bias;
+    constraint_lanes c = reread_constraint(&g);
+    point_lanes p[2] = {load_point(g, 0), load_point(g, 1)};
+    lane_d accumulated[2] = {get(g, PF(0, CAROM_CF_NORMAL_IMPULSE)),
+                             get(g, PF(1, CAROM_CF_NORMAL_IMPULSE))};
+    lane_d rhs1 = relative_speed(a, b, &p[0], c.nx, c.ny) + d[0].bias;
+    lane_d rhs2 = relative_speed(a, b, &p[1], c.nx, c.ny) + d[1].bias;
     lane_d k11 = get_cold(g, CAROM_CC_INV_K11);
     lane_d k12 = get_cold(g, CAROM_CC_INV_K12);
     lane_d k22 = get_cold(g, CAROM_CC_INV_K22);
     lane_d ms = d[0].mass_scale;
     lane_d is = d[0].impulse_scale;
-    lane_d block[2] = {-ms * (k11 * rhs1 + k12 * rhs2) - is * normal[0],
-                       -ms * (k12 * rhs1 + k22 * rhs2) - is * normal[1]};
-    lane_mask use_block = alike & ~lane_greater(lane_zero(), normal[0] + block[0]) &
-                          ~lane_greater(lane_zero(), normal[1] + block[1]);
+    lane_d block[2] = {-ms * (k11 * rhs1 + k12 * rhs2) - is * accumulated[0],
+                       -ms * (k12 * rhs1 + k22 * rhs2) - is * accumulated[1]};
+    lane_mask use_block = alike & ~lane_greater(lane_zero(), accumulated[0] + block[0]) &
+                          ~lane_greater(lane_zero(), accumulated[1] + block[1]);
     if (!lane_any(use_block)) {
-        solve_normal_ordered(a, b, c, p, d, normal, pushed, normal_mass, separation, flip,
-                             second, all_second);
+        solve_normal_ordered(g, a, b, sep, normal, pushed, second, all_second);
         return;
     }
     if (lane_all(use_block)) {
         for (int j = 0; j < 2; ++j) {
-            apply(a, b, c, &p[j], block[j] * c->nx, block[j] * c->ny);
-            normal[j] = normal[j] + block[j];
-            pushed[j] = pushed[j] | lane_greater(block[j], lane_zero());
+            apply(a, b, &c, &p[j], block[j] * c.nx, block[j] * c.ny);
+            normal[j] = accumulated[j] + block[j];
+            pushed[j] = lane_greater(block[j], lane_zero());
         }
         return;
     }
     body_lanes block_a = *a, block_b = *b;
     for (int j = 0; j < 2; ++j) {
-        apply(&block_a, &block_b, c, &p[j], block[j] * c->nx, block[j] * c->ny);
+        apply(&block_a, &block_b, &c, &p[j], block[j] * c.nx, block[j] * c.ny);
     }
-    lane_d single[2] = {normal[0], normal[1]};
-    lane_mask single_pushed[2] = {pushed[0], pushed[1]};
-    solve_normal_ordered(a, b, c, p, d, single, single_pushed, normal_mass, separation, flip,
-                         second, all_second);
+    lane_d single[2];
+    lane_mask single_pushed[2];
+    solve_normal_ordered(g, a, b, sep, single, single_pushed, second, all_second);
     a->vx = lane_select(use_block, block_a.vx, a->vx);
     a->vy = lane_select(use_block, block_a.vy, a->vy);
     a->w = lane_select(use_block, block_a.w, a->w);
@@ -600,24 +635,48 @@ solve_normal_block(body_lanes* a, body_lanes* b, const constraint_lanes* c, cons
     b->vy = lane_select(use_block, block_b.vy, b->vy);
     b->w = lane_select(use_block, block_b.w, b->w);
     for (int j = 0; j < 2; ++j) {
-        normal[j] = lane_select(use_block, normal[j] + block[j], single[j]);
-        pushed[j] = lane_select_mask(use_block, pushed[j] | lane_greater(block[j], lane_zero()),
-                                     single_pushed[j]);
+        normal[j] = lane_select(use_block, accumulated[j] + block[j], single[j]);
+        pushed[j] =
+            lane_select_mask(use_block, lane_greater(block[j], lane_zero()), single_pushed[j]);
     }
 }
 
 /* One pass over a group whose constraints all have one point (circles): the second point's
  * work left out, with the same bits as solve_group gives such a lane. */
 static CAROM_FORCE_INLINE void solve_single_points(group_view g, body_lanes* a, body_lanes* b,
-                                                   const constraint_lanes* c, const point_lanes* p,
-                                                   const drive_lanes* d, lane_mask* pushed) {
+                                                   lane_d separation,
+                                                   const carom_solve_settings* settings,
+                                                   bool use_bias, lane_mask* pushed) {
+    constraint_lanes c = reread_constraint(&g);
+    point_lanes p = load_point(g, 0);
+    spring_lanes spring = springs(&c, settings);
+    drive_lanes d = drive(separation, &spring, settings, use_bias);
     lane_d normal = get(g, PF(0, CAROM_CF_NORMAL_IMPULSE));
-    solve_point(a, b, c, p, d, get(g, PF(0, CAROM_CF_NORMAL_MASS)), &normal, pushed);
+    solve_point(a, b, &c, &p, &d, get(g, PF(0, CAROM_CF_NORMAL_MASS)), &normal, pushed);
     put(g, PF(0, CAROM_CF_NORMAL_IMPULSE), normal);
+    c = reread_constraint(&g);
+    p = load_point(g, 0);
     lane_d tangent_impulse = get(g, PF(0, CAROM_CF_TANGENT_IMPULSE));
-    solve_friction(a, b, c, p, get(g, CAROM_CF_FRICTION), get(g, PF(0, CAROM_CF_TANGENT_MASS)),
+    solve_friction(a, b, &c, &p, get(g, CAROM_CF_FRICTION), get(g, PF(0, CAROM_CF_TANGENT_MASS)),
                    normal, &tangent_impulse);
     put(g, PF(0, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
+}
+
+/* The separations of a group's points now: at the start of the step plus how far the bodies'
+ * motion since moved the points along n. Only this reads the bodies' motion. */
+static CAROM_FORCE_INLINE void separations(group_view g, const body_lanes* a, const body_lanes* b,
+                                           int points, lane_d* separation) {
+    lane_d nx = get(g, CAROM_CF_NORMAL_X), ny = get(g, CAROM_CF_NORMAL_Y);
+    lane_d shift = nx * (b->dpx - a->dpx) + ny * (b->dpy - a->dpy);
+    lane_d turn_ax = (a->dqc * nx + a->dqs * ny) - nx;
+    lane_d turn_ay = (-a->dqs * nx + a->dqc * ny) - ny;
+    lane_d turn_bx = (b->dqc * nx + b->dqs * ny) - nx;
+    lane_d turn_by = (-b->dqs * nx + b->dqc * ny) - ny;
+    for (int j = 0; j < points; ++j) {
+        point_lanes p = load_point(g, j);
+        separation[j] = get(g, PF(j, CAROM_CF_BASE_SEPARATION)) + shift +
+                        (turn_bx * p.rbx + turn_by * p.rby) - (turn_ax * p.rax + turn_ay * p.ray);
+    }
 }
 
 /* One pass over a group: all_second is a constant where it is inlined, so that groups whose
@@ -627,48 +686,42 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
                                               int points, lane_mask second, bool all_second) {
     body_lanes a = gather(states, g.ints + CAROM_CI_STATE_A * LANES);
     body_lanes b = gather(states, g.ints + CAROM_CI_STATE_B * LANES);
-    constraint_lanes c = load_constraint(g);
-    point_lanes p[2];
-
-    /* How far the bodies' motion since the start of the step moved the points along n. */
-    lane_d shift = c.nx * (b.dpx - a.dpx) + c.ny * (b.dpy - a.dpy);
-    lane_d turn_ax = (a.dqc * c.nx + a.dqs * c.ny) - c.nx;
-    lane_d turn_ay = (-a.dqs * c.nx + a.dqc * c.ny) - c.ny;
-    lane_d turn_bx = (b.dqc * c.nx + b.dqs * c.ny) - c.nx;
-    lane_d turn_by = (-b.dqs * c.nx + b.dqc * c.ny) - c.ny;
-    drive_lanes d[2];
-    lane_d separation[2];
-    spring_lanes spring = springs(&c, settings);
-    for (int j = 0; j < points; ++j) {
-        p[j] = load_point(g, j);
-        separation[j] = get(g, PF(j, CAROM_CF_BASE_SEPARATION)) + shift +
-                        (turn_bx * p[j].rbx + turn_by * p[j].rby) -
-                        (turn_ax * p[j].rax + turn_ay * p[j].ray);
-        d[j] = drive(separation[j], &spring, settings, use_bias);
-    }
+    separation_lanes sep;
+    separations(g, &a, &b, points, sep.s);
 
     lane_mask pushed[2] = {lane_zero_mask(), lane_zero_mask()}; /* in this pass */
     if (points == 1) {
-        solve_single_points(g, &a, &b, &c, &p[0], &d[0], &pushed[0]);
+        solve_single_points(g, &a, &b, sep.s[0], settings, use_bias, &pushed[0]);
     } else {
-        lane_d normal[2] = {get(g, PF(0, CAROM_CF_NORMAL_IMPULSE)),
-                            get(g, PF(1, CAROM_CF_NORMAL_IMPULSE))};
-        lane_d normal_mass[2] = {get(g, PF(0, CAROM_CF_NORMAL_MASS)),
-                                 get(g, PF(1, CAROM_CF_NORMAL_MASS))};
-        solve_normal_block(&a, &b, &c, p, d, g, normal, pushed, normal_mass, separation,
-                           settings->flip, second, all_second);
-        /* Friction, within the cone of the normal impulses just found. */
-        lane_d friction = get(g, CAROM_CF_FRICTION);
+        lane_mask tie_break = settings->flip ? ~(lane_mask){0} : (lane_mask){0};
+        sep.swap = lane_greater(sep.s[0], sep.s[1]) | (lane_equal(sep.s[0], sep.s[1]) & tie_break);
+        if (!all_second) {
+            sep.swap &= second; /* a lane with one point keeps it first, its missing second
+                                 * left out */
+        }
+        constraint_lanes spring_of = reread_constraint(&g); /* its masses pick the spring */
+        spring_lanes spring = springs(&spring_of, settings);
         for (int j = 0; j < 2; ++j) {
-            put(g, PF(j, CAROM_CF_NORMAL_IMPULSE), normal[j]);
+            sep.d[j] = drive(sep.s[j], &spring, settings, use_bias);
+        }
+        lane_d normal[2];
+        solve_normal_block(g, &a, &b, &sep, normal, pushed, second, all_second);
+        put(g, PF(0, CAROM_CF_NORMAL_IMPULSE), normal[0]);
+        put(g, PF(1, CAROM_CF_NORMAL_IMPULSE), normal[1]);
+        /* Friction, within the cone of the normal impulses just found. */
+        for (int j = 0; j < 2; ++j) {
+            constraint_lanes c = reread_constraint(&g);
+            point_lanes p = load_point(g, j);
+            lane_d friction = get(g, CAROM_CF_FRICTION);
+            lane_d normal_impulse = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
             lane_d tangent_impulse = get(g, PF(j, CAROM_CF_TANGENT_IMPULSE));
             lane_d tangent_mass = get(g, PF(j, CAROM_CF_TANGENT_MASS));
             if (j == 0 || all_second) {
-                solve_friction(&a, &b, &c, &p[j], friction, tangent_mass, normal[j],
+                solve_friction(&a, &b, &c, &p, friction, tangent_mass, normal_impulse,
                                &tangent_impulse);
             } else {
-                solve_friction_in(second, false, &a, &b, &c, &p[j], friction, tangent_mass,
-                                  normal[j], &tangent_impulse);
+                solve_friction_in(second, false, &a, &b, &c, &p, friction, tangent_mass,
+                                  normal_impulse, &tangent_impulse);
             }
             put(g, PF(j, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
         }
@@ -745,7 +798,7 @@ static CAROM_FORCE_INLINE lane_d lane_inverse_or_zero(lane_d inverse) {
  * the points that bounce, with the block's inverse mass matrix where the points have one,
  * else the larger single point's (two points too close for a block act as one). */
 static CAROM_FORCE_INLINE lane_d approach_energy(group_view g, lane_i32 flags,
-                                                  const lane_d* approach) {
+                                                 const lane_d* approach) {
     lane_d k11 = get_cold(g, CAROM_CC_INV_K11), k12 = get_cold(g, CAROM_CC_INV_K12);
     lane_d k22 = get_cold(g, CAROM_CC_INV_K22);
     lane_d block = k11 * approach[0] * approach[0] +
@@ -753,8 +806,7 @@ static CAROM_FORCE_INLINE lane_d approach_energy(group_view g, lane_i32 flags,
                    k22 * approach[1] * approach[1];
     lane_d single = lane_max(get(g, PF(0, CAROM_CF_NORMAL_MASS)) * approach[0] * approach[0],
                              get(g, PF(1, CAROM_CF_NORMAL_MASS)) * approach[1] * approach[1]);
-    return lane_splat(0.5) *
-           lane_select(lane_flag_mask(flags, CAROM_CF_BLOCK), block, single);
+    return lane_splat(0.5) * lane_select(lane_flag_mask(flags, CAROM_CF_BLOCK), block, single);
 }
 
 /* Take back the part of a constraint's bounce that gives its bodies more energy than
@@ -780,10 +832,10 @@ static CAROM_FORCE_INLINE lane_d limit_bounce(body_lanes* a, body_lanes* b, cons
     lane_d added = pair_energy(a, b, mass, ux, uy) - pair_energy(a0, b0, mass, ux, uy);
     lane_d quadratic = pair_energy(&da, &db, mass, zero, zero);
     lane_d linear = added - quadratic;
-    lane_d root = (lane_sqrt(lane_max(linear * linear + lane_splat(4.0) * quadratic * allowed,
-                                      zero)) -
-                   linear) /
-                  (lane_splat(2.0) * lane_select(lane_greater(quadratic, zero), quadratic, one));
+    lane_d root =
+        (lane_sqrt(lane_max(linear * linear + lane_splat(4.0) * quadratic * allowed, zero)) -
+         linear) /
+        (lane_splat(2.0) * lane_select(lane_greater(quadratic, zero), quadratic, one));
     lane_d s = lane_select(lane_greater(added, allowed), lane_max(lane_min(root, one), zero), one);
     a->vx = a0->vx + s * da.vx;
     a->vy = a0->vy + s * da.vy;
@@ -819,10 +871,9 @@ static void restitution_groups(void* groups, const double* colds, int count,
             point_lanes p = load_point(g, j);
             lane_d speed = lane_load(cold + (CAROM_CC_RELATIVE_VELOCITY1 + j) * LANES);
             lane_d accumulated = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
-            lane_mask bounces =
-                lane_greater(lane_splat(-threshold), speed) &
-                lane_flag_mask(flags, CAROM_CF_PUSHED1 << j) &
-                lane_greater(restitution, lane_zero());
+            lane_mask bounces = lane_greater(lane_splat(-threshold), speed) &
+                                lane_flag_mask(flags, CAROM_CF_PUSHED1 << j) &
+                                lane_greater(restitution, lane_zero());
             lane_d vn = relative_speed(&a, &b, &p, c.nx, c.ny);
             lane_d impulse = -get(g, PF(j, CAROM_CF_NORMAL_MASS)) * (vn + restitution * speed);
             lane_d total = lane_max(accumulated + impulse, lane_zero());

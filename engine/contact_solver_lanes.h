@@ -726,9 +726,16 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
             put(g, PF(j, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
         }
     }
+    /* Stored only where a point pushed for the first time this step: after a substep or two
+     * the flags no longer change, and a line left clean is one line fewer written back to
+     * memory per group and pass (a pile's groups stream from memory). */
     int32_t* flags = g.ints + CAROM_CI_FLAGS * LANES;
-    lane_store_i32(flags, lane_load_i32(flags) | lane_flag_bits2(pushed[0], CAROM_CF_PUSHED1,
-                                                                 pushed[1], CAROM_CF_PUSHED2));
+    lane_i32 old_flags = lane_load_i32(flags);
+    lane_i32 new_flags =
+        old_flags | lane_flag_bits2(pushed[0], CAROM_CF_PUSHED1, pushed[1], CAROM_CF_PUSHED2);
+    if (lane_i32_differ(old_flags, new_flags)) {
+        lane_store_i32(flags, new_flags);
+    }
     scatter(states, g.ints + CAROM_CI_STATE_A * LANES, g.ints + CAROM_CI_FLAGS * LANES,
             CAROM_CF_WRITE_A, &a);
     scatter(states, g.ints + CAROM_CI_STATE_B * LANES, g.ints + CAROM_CI_FLAGS * LANES,

@@ -145,6 +145,28 @@ static CAROM_FORCE_INLINE void lane_store_i32(int32_t* p, lane_i32 value) {
     __builtin_memcpy(p, &value, sizeof(value));
 }
 
+/* Whether two lane flags differ in any lane. */
+static CAROM_FORCE_INLINE bool lane_i32_differ(lane_i32 a, lane_i32 b) {
+#if CAROM_LANES == 1
+    return a != b;
+#elif CAROM_LANES == 4 && defined(__AVX2__)
+    __m128i x;
+    lane_i32 bits = a ^ b;
+    __builtin_memcpy(&x, &bits, sizeof(x));
+    return !_mm_testz_si128(x, x);
+#else
+    /* the lanes' bits as 64-bit words */
+    uint64_t words[CAROM_LANES / 2];
+    lane_i32 bits = a ^ b;
+    __builtin_memcpy(words, &bits, sizeof(words));
+    uint64_t differ = 0;
+    for (int i = 0; i < CAROM_LANES / 2; ++i) {
+        differ |= words[i];
+    }
+    return differ != 0;
+#endif
+}
+
 /* The lanes whose flags have `bit` set, as a mask. */
 static CAROM_FORCE_INLINE lane_mask lane_flag_mask(lane_i32 flags, int32_t bit) {
 #if CAROM_LANES == 1

@@ -109,15 +109,22 @@ typedef struct lane_writer {
     int lane;
 } lane_writer;
 
+/* The group of a coloured slot (>= 0). The widths are powers of two: a shift, where a division
+ * by the width, which the compiler does not know, was one per constraint in the fill and two in
+ * the store. */
+static int slot_group(int slot, int lanes) {
+    return slot >> __builtin_ctz((unsigned)lanes);
+}
+
 /* The lane of a constraint's slot: group * lanes + lane in the coloured groups, or -1 - index
  * in the overflow's width-1 groups. */
 static lane_writer slot_lane(const carom_solver* solver, int slot) {
     if (slot >= 0) {
         int lanes = solver->kernel->lanes;
-        size_t group = (size_t)(slot / lanes);
+        size_t group = (size_t)slot_group(slot, lanes);
         lane_writer w = {(unsigned char*)solver->groups + carom_contact_group_size(lanes) * group,
                          solver->colds + group * CAROM_CC_COUNT * (size_t)lanes, lanes,
-                         slot % lanes};
+                         slot & (lanes - 1)};
         return w;
     }
     size_t group = (size_t)(-1 - slot);
@@ -437,8 +444,9 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
             __builtin_prefetch(&solver->masses[ahead_b]);
         }
         int slot = solver->constraint_slots[i];
-        if (slot >= 0 && slot % lanes == 0 && slot / lanes + 1 < solver->group_count) {
-            fetch_group_for_writing(solver, slot / lanes + 1);
+        if (slot >= 0 && (slot & (lanes - 1)) == 0 &&
+            slot_group(slot, lanes) + 1 < solver->group_count) {
+            fetch_group_for_writing(solver, slot_group(slot, lanes) + 1);
         }
         lane_writer w = slot_lane(solver, slot);
         int a = solver->state_a[i];

@@ -503,7 +503,8 @@ static CAROM_FORCE_INLINE group_view reread(group_view g) {
     return g;
 }
 
-/* The constraint's fields and point `point`'s anchors, read afresh. */
+/* The constraint's normal and masses, read afresh (reread); *g becomes the view they were read
+ * through, so that the point fields read next are fresh too. */
 static CAROM_FORCE_INLINE constraint_lanes reread_constraint(group_view* g) {
     *g = reread(*g);
     return load_constraint(*g);

@@ -10,11 +10,15 @@
  * the "axis to the nearest vertex" of the static test, taken at the moment of impact).
  *
  * Rotation makes the projections move non-linearly. Conservative advancement keeps the
- * guarantee without solving for it: no point of a shape turning by delta_angle about its center
- * of mass moves further than |delta_angle| * reach, so the gap cannot close faster than
- * |relative center motion| + |delta_angle_a| * reach_a + |delta_angle_b| * reach_b per unit of
- * t, and stepping t by gap / bound never crosses a contact. The gap used is a lower bound on the
- * distance (the largest face separation for polygons), which only makes the steps smaller. */
+ * guarantee without solving for it. The gap is measured on an axis: the gap between the two
+ * shapes' projections on it (the face normal of largest separation for polygons, the axis to
+ * the nearest feature for a circle), a lower bound on their distance. On that axis, held fixed,
+ * no point of a shape turning by delta_angle about its center of mass moves further than
+ * |delta_angle| * reach, so the gap cannot close faster than the relative center motion along
+ * the axis + |delta_angle_a| * reach_a + |delta_angle_b| * reach_b per unit of t, and stepping t
+ * by gap / bound never crosses a contact. Taking the motion along the axis, not its whole
+ * length, is what clears in one evaluation a body that slides along a wall or leaves it, the
+ * most of the pairs a sweep meets. */
 #include "core.h"
 
 #include "sat.h"
@@ -29,51 +33,150 @@
 carom_transform carom_sweep_get_transform(const carom_sweep* sweep, double t) {
     carom_transform xf;
     carom_vec2 center = carom_add(sweep->c1, carom_scale(t, carom_sub(sweep->c2, sweep->c1)));
-    xf.q = sweep->delta_angle == 0.0
+    /* at t = 0 the turn is exactly q1: no sine and cosine of zero */
+    xf.q = sweep->delta_angle == 0.0 || t == 0.0
                ? sweep->q1
                : carom_mul_rot(carom_make_rot(t * sweep->delta_angle), sweep->q1);
     xf.p = carom_sub(center, carom_rotate(xf.q, sweep->local_center));
     return xf;
 }
 
-static carom_polygon polygon_in_world(const carom_polygon* polygon, carom_transform xf) {
-    carom_polygon out = *polygon;
+/* The polygon placed by xf: only its `count` vertices and normals are written (a whole
+ * polygon is 288 bytes, and the conservative advancement places one at every step). */
+static void place_polygon(const carom_polygon* polygon, carom_transform xf, carom_polygon* out) {
+    out->count = polygon->count;
+    out->radius = polygon->radius;
     for (int i = 0; i < polygon->count; ++i) {
-        out.vertices[i] = carom_transform_point(xf, polygon->vertices[i]);
-        out.normals[i] = carom_rotate(xf.q, polygon->normals[i]);
+        out->vertices[i] = carom_transform_point(xf, polygon->vertices[i]);
+        out->normals[i] = carom_rotate(xf.q, polygon->normals[i]);
     }
-    out.centroid = carom_transform_point(xf, polygon->centroid);
+    out->centroid = carom_transform_point(xf, polygon->centroid);
+}
+
+/* A shape on its sweep, placed at one moment of it. A shape whose sweep neither moves nor turns
+ * (a static wall) is placed once for the whole test. */
+typedef struct placed_shape {
+    const carom_convex_shape* shape;
+    const carom_sweep* sweep;
+    bool still;
+    carom_vec2 center;     /* a circle's center, placed */
+    carom_polygon polygon; /* a polygon, placed */
+} placed_shape;
+
+static void place_at(placed_shape* placed, double t) {
+    carom_transform xf = carom_sweep_get_transform(placed->sweep, t);
+    if (placed->shape->is_circle) {
+        placed->center = carom_transform_point(xf, placed->shape->circle.center);
+    } else {
+        place_polygon(&placed->shape->polygon, xf, &placed->polygon);
+    }
+}
+
+static placed_shape place_start(const carom_convex_shape* shape, const carom_sweep* sweep) {
+    placed_shape placed;
+    placed.shape = shape;
+    placed.sweep = sweep;
+    placed.still = sweep->delta_angle == 0.0 && sweep->c1.x == sweep->c2.x &&
+                   sweep->c1.y == sweep->c2.y;
+    place_at(&placed, 0.0);
+    return placed;
+}
+
+/* A lower bound on the distance between two placed shapes (negative when they overlap), and
+ * the unit axis, from B towards A, on which it is measured: the gap between their projections
+ * on that axis, min over A of axis . a minus max over B of axis . b (radii included). A zero
+ * axis means the bound is not such a gap (rounded polygons: the distance of their cores). */
+typedef struct axis_gap {
+    double gap;
+    carom_vec2 axis;
+} axis_gap;
+
+/* How far the polygon reaches along the axis: its support, radius included. */
+static double polygon_support(const carom_polygon* polygon, carom_vec2 axis) {
+    double best = -DBL_MAX;
+    for (int i = 0; i < polygon->count; ++i) {
+        best = carom_max_d(best, carom_dot(axis, polygon->vertices[i]));
+    }
+    return best + polygon->radius;
+}
+
+/* A circle (center, radius) against a placed polygon: the axis is the polygon's face of
+ * greatest separation from the center, or, where the center lies beyond that face's end, the
+ * line from the face's nearer vertex to the center. The gap is measured on the axis chosen, so
+ * it bounds the distance whichever axis it is. */
+static axis_gap circle_polygon_gap(carom_vec2 center, double radius, const carom_polygon* polygon) {
+    int face = 0;
+    double face_separation = -DBL_MAX;
+    for (int i = 0; i < polygon->count; ++i) {
+        double s = carom_dot(polygon->normals[i], carom_sub(center, polygon->vertices[i]));
+        if (s > face_separation) {
+            face_separation = s;
+            face = i;
+        }
+    }
+    carom_vec2 v1 = polygon->vertices[face];
+    carom_vec2 v2 = polygon->vertices[(face + 1) % polygon->count];
+    double u1 = carom_dot(carom_sub(center, v1), carom_sub(v2, v1));
+    double u2 = carom_dot(carom_sub(center, v2), carom_sub(v1, v2));
+    axis_gap out;
+    if (face_separation >= 0.0 && (u1 < 0.0 || u2 < 0.0)) {
+        carom_vec2 offset = carom_sub(center, u1 < 0.0 ? v1 : v2);
+        double distance = carom_length(offset);
+        if (distance > 0.0) {
+            out.axis = carom_scale(1.0 / distance, offset);
+            out.gap = carom_dot(out.axis, center) - radius - polygon_support(polygon, out.axis);
+            return out;
+        }
+    }
+    /* a face's own vertices are the polygon's farthest points along its normal */
+    out.axis = polygon->normals[face];
+    out.gap = face_separation - radius - polygon->radius;
     return out;
 }
 
-/* Lower bound on the distance between two placed shapes (negative when they overlap). */
-static double separation(const carom_convex_shape* a, carom_transform xfa, const carom_convex_shape* b,
-                         carom_transform xfb) {
-    if (a->is_circle && b->is_circle) {
-        carom_vec2 ca = carom_transform_point(xfa, a->circle.center);
-        carom_vec2 cb = carom_transform_point(xfb, b->circle.center);
-        return carom_distance(ca, cb) - a->circle.radius - b->circle.radius;
+static axis_gap flipped(axis_gap g) {
+    g.axis = carom_neg(g.axis);
+    return g;
+}
+
+static axis_gap separation(const placed_shape* a, const placed_shape* b) {
+    axis_gap out = {0.0, {0.0, 0.0}};
+    if (a->shape->is_circle && b->shape->is_circle) {
+        carom_vec2 offset = carom_sub(a->center, b->center);
+        double distance = carom_length(offset);
+        out.gap = distance - a->shape->circle.radius - b->shape->circle.radius;
+        if (distance > 0.0) {
+            out.axis = carom_scale(1.0 / distance, offset);
+        }
+        return out;
     }
-    if (a->is_circle || b->is_circle) {
-        const carom_convex_shape* polygon = a->is_circle ? b : a;
-        const carom_convex_shape* circle = a->is_circle ? a : b;
-        carom_transform xfp = a->is_circle ? xfb : xfa;
-        carom_transform xfc = a->is_circle ? xfa : xfb;
-        carom_manifold m = carom_collide_polygon_and_circle(&polygon->polygon, xfp, &circle->circle,
-                                                            xfc, DBL_MAX);
-        return m.points[0].separation;
+    if (a->shape->is_circle) {
+        return circle_polygon_gap(a->center, a->shape->circle.radius, &b->polygon);
     }
-    carom_polygon pa = polygon_in_world(&a->polygon, xfa);
-    carom_polygon pb = polygon_in_world(&b->polygon, xfb);
-    double rounding = a->polygon.radius + b->polygon.radius;
+    if (b->shape->is_circle) {
+        return flipped(circle_polygon_gap(b->center, b->shape->circle.radius, &a->polygon));
+    }
+    const carom_polygon* pa = &a->polygon;
+    const carom_polygon* pb = &b->polygon;
+    double rounding = pa->radius + pb->radius;
     if (rounding > 0.0) {
         /* the face separation alone is no bound worth having here: two capsules end to end
          * have a face separation of zero however far apart they are */
-        return carom_polygon_core_distance(&pa, &pb) - rounding;
+        out.gap = carom_polygon_core_distance(pa, pb) - rounding;
+        return out;
     }
-    int edge = 0;
-    return carom_max_d(carom_polygon_max_separation(&pa, &pb, DBL_MAX, &edge),
-                       carom_polygon_max_separation(&pb, &pa, DBL_MAX, &edge));
+    /* A's face e: B lies beyond it by the separation, so the axis from B to A is -normal */
+    int edge_a = 0, edge_b = 0;
+    double separation_a = carom_polygon_max_separation(pa, pb, DBL_MAX, &edge_a);
+    double separation_b = carom_polygon_max_separation(pb, pa, DBL_MAX, &edge_b);
+    if (separation_a >= separation_b) {
+        out.gap = separation_a;
+        out.axis = carom_neg(pa->normals[edge_a]);
+    } else {
+        out.gap = separation_b;
+        out.axis = pb->normals[edge_b];
+    }
+    return out;
 }
 
 /* How far a point of the shape's surface can move per radian the body turns: its farthest
@@ -206,58 +309,64 @@ static double swept_rounded_polygons(const carom_polygon* pa, const carom_polygo
     return first;
 }
 
-/* Exact first contact of two non-turning shapes; DBL_MAX if none for t >= 0. */
-static double translation_toi(const carom_convex_shape* a, const carom_sweep* sweep_a,
-                              const carom_convex_shape* b, const carom_sweep* sweep_b) {
-    carom_transform xfa = carom_sweep_get_transform(sweep_a, 0.0);
-    carom_transform xfb = carom_sweep_get_transform(sweep_b, 0.0);
-    carom_vec2 motion = carom_sub(carom_sub(sweep_a->c2, sweep_a->c1),
-                                  carom_sub(sweep_b->c2, sweep_b->c1));
-    if (a->is_circle && b->is_circle) {
-        return ray_circle(carom_transform_point(xfa, a->circle.center), motion,
-                          carom_transform_point(xfb, b->circle.center),
-                          a->circle.radius + b->circle.radius);
+/* Exact first contact of two non-turning shapes, placed at t = 0; DBL_MAX if none for t >= 0. */
+static double translation_toi(const placed_shape* a, const placed_shape* b, carom_vec2 motion) {
+    if (a->shape->is_circle && b->shape->is_circle) {
+        return ray_circle(a->center, motion, b->center,
+                          a->shape->circle.radius + b->shape->circle.radius);
     }
-    if (a->is_circle) {
-        carom_polygon pb = polygon_in_world(&b->polygon, xfb);
-        return swept_circle_polygon(carom_transform_point(xfa, a->circle.center),
-                                    a->circle.radius + pb.radius, motion, &pb);
+    if (a->shape->is_circle) {
+        return swept_circle_polygon(a->center, a->shape->circle.radius + b->polygon.radius, motion,
+                                    &b->polygon);
     }
-    if (b->is_circle) {
-        carom_polygon pa = polygon_in_world(&a->polygon, xfa);
-        return swept_circle_polygon(carom_transform_point(xfb, b->circle.center),
-                                    b->circle.radius + pa.radius, carom_neg(motion), &pa);
+    if (b->shape->is_circle) {
+        return swept_circle_polygon(b->center, b->shape->circle.radius + a->polygon.radius,
+                                    carom_neg(motion), &a->polygon);
     }
-    carom_polygon pa = polygon_in_world(&a->polygon, xfa);
-    carom_polygon pb = polygon_in_world(&b->polygon, xfb);
-    if (pa.radius + pb.radius > 0.0) {
-        return swept_rounded_polygons(&pa, &pb, motion);
+    if (a->polygon.radius + b->polygon.radius > 0.0) {
+        return swept_rounded_polygons(&a->polygon, &b->polygon, motion);
     }
-    return swept_polygons(&pa, &pb, motion);
+    return swept_polygons(&a->polygon, &b->polygon, motion);
 }
 
-/* Conservative advancement from t = 0, which is known to be farther apart than target. */
-static carom_toi_output advance(const carom_convex_shape* a, const carom_sweep* sweep_a,
-                                const carom_convex_shape* b, const carom_sweep* sweep_b,
-                                double target, double gap) {
+/* A bound on how fast (per unit t) the gap can close. On a gap measured along a fixed axis u
+ * (from B towards A) it is the relative motion of the centers towards each other along u, plus
+ * `turning`: a point at distance r from a turning body's center moves along any axis at most
+ * r per radian, so each projection's end moves at most reach * |delta_angle| beyond its
+ * center's motion. Without an axis, the whole relative speed of the centers counts. It may be
+ * zero or negative: the gap then never shrinks. */
+static double closing_speed(const axis_gap* gap, carom_vec2 motion, double turning) {
+    bool has_axis = gap->axis.x != 0.0 || gap->axis.y != 0.0;
+    return (has_axis ? -carom_dot(gap->axis, motion) : carom_length(motion)) + turning;
+}
+
+/* Conservative advancement from t = 0, where the shapes (placed there) are farther apart than
+ * target. Each step takes t to where the gap, shrinking at most at its closing speed along the
+ * axis it was measured on, could have come down to half the target, never below: the gap on
+ * that axis is a lower bound on the distance, so no contact lies between the steps. */
+static carom_toi_output advance(placed_shape* a, placed_shape* b, carom_vec2 motion,
+                                double target, axis_gap gap) {
     carom_toi_output out = {CAROM_TOI_SEPARATED, 1.0};
-    double bound = carom_length(carom_sub(carom_sub(sweep_a->c2, sweep_a->c1),
-                                          carom_sub(sweep_b->c2, sweep_b->c1))) +
-                   fabs(sweep_a->delta_angle) * reach(a, sweep_a->local_center) +
-                   fabs(sweep_b->delta_angle) * reach(b, sweep_b->local_center);
-    if (bound == 0.0) {
-        return out;
-    }
+    double turning = fabs(a->sweep->delta_angle) * reach(a->shape, a->sweep->local_center) +
+                     fabs(b->sweep->delta_angle) * reach(b->shape, b->sweep->local_center);
     double t = 0.0;
     for (int i = 0; i < MAX_ADVANCE_ITERATIONS; ++i) {
-        /* step so that the gap can shrink to target at most, never below */
-        t += (gap - 0.5 * target) / bound;
+        double closing = closing_speed(&gap, motion, turning);
+        if (closing <= 0.0) {
+            return out;
+        }
+        t += (gap.gap - 0.5 * target) / closing;
         if (t >= 1.0) {
             return out;
         }
-        gap = separation(a, carom_sweep_get_transform(sweep_a, t), b,
-                         carom_sweep_get_transform(sweep_b, t));
-        if (gap < target) {
+        if (!a->still) {
+            place_at(a, t);
+        }
+        if (!b->still) {
+            place_at(b, t);
+        }
+        gap = separation(a, b);
+        if (gap.gap < target) {
             break;
         }
     }
@@ -270,15 +379,27 @@ carom_toi_output carom_time_of_impact(const carom_convex_shape* a, const carom_s
                                       const carom_convex_shape* b, const carom_sweep* sweep_b,
                                       double target) {
     carom_toi_output out = {CAROM_TOI_OVERLAPPED, 0.0};
-    double gap = separation(a, carom_sweep_get_transform(sweep_a, 0.0), b,
-                            carom_sweep_get_transform(sweep_b, 0.0));
-    if (gap <= target) {
+    placed_shape placed_a = place_start(a, sweep_a);
+    placed_shape placed_b = place_start(b, sweep_b);
+    axis_gap gap = separation(&placed_a, &placed_b);
+    if (gap.gap <= target) {
         return out;
     }
-    if (sweep_a->delta_angle != 0.0 || sweep_b->delta_angle != 0.0) {
-        return advance(a, sweep_a, b, sweep_b, target, gap);
+    carom_vec2 motion = carom_sub(carom_sub(sweep_a->c2, sweep_a->c1),
+                                  carom_sub(sweep_b->c2, sweep_b->c1));
+    bool turning = sweep_a->delta_angle != 0.0 || sweep_b->delta_angle != 0.0;
+    if (turning) {
+        return advance(&placed_a, &placed_b, motion, target, gap);
     }
-    double t = translation_toi(a, sweep_a, b, sweep_b);
+    /* Most pairs a sweep meets are not closing, or not by their gap: the bound of the
+     * advancement rules them out before the exact test. */
+    out.state = CAROM_TOI_SEPARATED;
+    out.t = 1.0;
+    double closing = closing_speed(&gap, motion, 0.0);
+    if (closing <= 0.0 || gap.gap - closing > target) {
+        return out;
+    }
+    double t = translation_toi(&placed_a, &placed_b, motion);
     out.state = t <= 1.0 ? CAROM_TOI_HIT : CAROM_TOI_SEPARATED;
     out.t = t <= 1.0 ? carom_max_d(t, 0.0) : 1.0;
     return out;

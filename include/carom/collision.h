@@ -278,10 +278,11 @@ typedef struct carom_toi_output {
  * the earliest end. A circle's axis is the one to the nearest feature at the moment of impact
  * (a face normal, or the line from a vertex), solved exactly as a ray against the polygon grown
  * by the radius. Then t is the exact touching time and target only decides OVERLAPPED. When
- * either turns, the test advances conservatively (Mirtich): it steps t by the separation divided
- * by a bound on how fast any two points can close (relative speed of the centers plus each
- * turn times the shape's reach), so it can never step past a contact; it returns the first t
- * at which the separation is below target (target should then be > 0), or SEPARATED. */
+ * either turns, the test advances conservatively (Mirtich): it steps t by the separation, measured
+ * on an axis, divided by a bound on how fast it can close there (relative speed of the centers
+ * along that axis plus each turn times the shape's reach), so it can never step past a contact;
+ * it returns the first t at which the separation is below target (target should then be > 0),
+ * or SEPARATED. */
 CAROM_API carom_toi_output carom_time_of_impact(const carom_convex_shape* a, const carom_sweep* sweep_a,
                                                 const carom_convex_shape* b, const carom_sweep* sweep_b,
                                                 double target);

@@ -17,6 +17,7 @@
 
 #include "continuous.h"
 #include "ds.h"
+#include "toi.h"
 #include "world.h"
 
 #include <math.h>
@@ -40,11 +41,9 @@ static carom_aabb swept_box(const carom_body* body) {
     return box;
 }
 
-static carom_convex_shape toi_shape(const carom_shape* shape) {
-    carom_convex_shape out;
-    out.is_circle = shape->type == CAROM_SHAPE_CIRCLE;
-    out.circle = shape->circle;
-    out.polygon = shape->polygon;
+/* The shape's geometry for the time-of-impact test, read where it lies (not copied: toi.h). */
+static carom_toi_shape toi_shape(const carom_shape* shape) {
+    carom_toi_shape out = {shape->type == CAROM_SHAPE_CIRCLE, &shape->circle, &shape->polygon};
     return out;
 }
 
@@ -158,24 +157,22 @@ static carom_toi_output core_time_of_impact(carom_world* world, const carom_body
                                             const carom_sweep* other_sweep, double target,
                                             first_hit* hit) {
     carom_toi_output none = {CAROM_TOI_SEPARATED, 1.0};
-    carom_convex_shape core;
-    memset(&core, 0, sizeof core);
-    core.is_circle = 1;
-    core.circle = core_circle(mine);
-    if (core.circle.radius <= 0.0) {
+    carom_circle core_geometry = core_circle(mine);
+    if (core_geometry.radius <= 0.0) {
         return none;
     }
-    carom_convex_shape other_geometry = toi_shape(other);
-    carom_toi_output toi = carom_time_of_impact(&core, &body->sweep, &other_geometry, other_sweep,
-                                                target);
+    carom_toi_shape core = {true, &core_geometry, NULL};
+    carom_toi_shape other_geometry = toi_shape(other);
+    carom_toi_output toi = carom_time_of_impact_in_place(&core, &body->sweep, &other_geometry,
+                                                         other_sweep, target);
     const carom_body* other_body = &world->bodies[other->body];
     if (toi.state == CAROM_TOI_OVERLAPPED && other_body->type == CAROM_BODY_STATIC &&
         hit->touching_count < MAX_TOUCHING_CORES) {
         carom_transform xf = carom_sweep_get_transform(&body->sweep, 0.0);
-        carom_vec2 normal = core_normal(other, other_body->transform, &core.circle, xf);
+        carom_vec2 normal = core_normal(other, other_body->transform, &core_geometry, xf);
         if (normal.x != 0.0 || normal.y != 0.0) {
             touching_core* touching = &hit->touching[hit->touching_count++];
-            touching->local_center = core.circle.center;
+            touching->local_center = core_geometry.center;
             touching->normal = normal;
         }
     }
@@ -200,25 +197,19 @@ static void find_first_hit(carom_world* world, int** candidates, const carom_bod
     for (int s = body->first_shape; candidate_count > 0 && s >= 0;
          s = world->shapes[s].next_shape) {
         const carom_shape* mine = &world->shapes[s];
-        /* made at the first candidate it may hit: most sweeps have none (a body in a pile far
-         * from any wall), and the copy is a polygon's 300 bytes */
-        carom_convex_shape my_geometry;
-        bool have_geometry = false;
+        carom_toi_shape my_geometry = toi_shape(mine);
         for (int i = 0; i < candidate_count; ++i) {
             const carom_shape* other = &world->shapes[(*candidates)[i]];
             if (!may_hit(world, body, mine, other, statics_only)) {
                 continue;
             }
-            if (!have_geometry) {
-                my_geometry = toi_shape(mine);
-                have_geometry = true;
-            }
             const carom_body* other_body = &world->bodies[other->body];
             carom_sweep other_sweep = other_body->solver_index >= 0 ? other_body->sweep
                                                                     : standstill(other_body);
-            carom_convex_shape other_geometry = toi_shape(other);
-            carom_toi_output toi = carom_time_of_impact(&my_geometry, &body->sweep,
-                                                        &other_geometry, &other_sweep, target);
+            carom_toi_shape other_geometry = toi_shape(other);
+            carom_toi_output toi = carom_time_of_impact_in_place(&my_geometry, &body->sweep,
+                                                                 &other_geometry, &other_sweep,
+                                                                 target);
             if (toi.state == CAROM_TOI_OVERLAPPED && other_body->type != CAROM_BODY_DYNAMIC) {
                 toi = core_time_of_impact(world, body, mine, other, &other_sweep, target, hit);
             }

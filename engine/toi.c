@@ -22,6 +22,7 @@
 #include "core.h"
 
 #include "sat.h"
+#include "toi.h"
 
 #include "carom/collision.h"
 
@@ -56,7 +57,7 @@ static void place_polygon(const carom_polygon* polygon, carom_transform xf, caro
 /* A shape on its sweep, placed at one moment of it. A shape whose sweep neither moves nor turns
  * (a static wall) is placed once for the whole test. */
 typedef struct placed_shape {
-    const carom_convex_shape* shape;
+    const carom_toi_shape* shape;
     const carom_sweep* sweep;
     bool still;
     carom_vec2 center;     /* a circle's center, placed */
@@ -66,13 +67,13 @@ typedef struct placed_shape {
 static void place_at(placed_shape* placed, double t) {
     carom_transform xf = carom_sweep_get_transform(placed->sweep, t);
     if (placed->shape->is_circle) {
-        placed->center = carom_transform_point(xf, placed->shape->circle.center);
+        placed->center = carom_transform_point(xf, placed->shape->circle->center);
     } else {
-        place_polygon(&placed->shape->polygon, xf, &placed->polygon);
+        place_polygon(placed->shape->polygon, xf, &placed->polygon);
     }
 }
 
-static placed_shape place_start(const carom_convex_shape* shape, const carom_sweep* sweep) {
+static placed_shape place_start(const carom_toi_shape* shape, const carom_sweep* sweep) {
     placed_shape placed;
     placed.shape = shape;
     placed.sweep = sweep;
@@ -144,17 +145,17 @@ static axis_gap separation(const placed_shape* a, const placed_shape* b) {
     if (a->shape->is_circle && b->shape->is_circle) {
         carom_vec2 offset = carom_sub(a->center, b->center);
         double distance = carom_length(offset);
-        out.gap = distance - a->shape->circle.radius - b->shape->circle.radius;
+        out.gap = distance - a->shape->circle->radius - b->shape->circle->radius;
         if (distance > 0.0) {
             out.axis = carom_scale(1.0 / distance, offset);
         }
         return out;
     }
     if (a->shape->is_circle) {
-        return circle_polygon_gap(a->center, a->shape->circle.radius, &b->polygon);
+        return circle_polygon_gap(a->center, a->shape->circle->radius, &b->polygon);
     }
     if (b->shape->is_circle) {
-        return flipped(circle_polygon_gap(b->center, b->shape->circle.radius, &a->polygon));
+        return flipped(circle_polygon_gap(b->center, b->shape->circle->radius, &a->polygon));
     }
     const carom_polygon* pa = &a->polygon;
     const carom_polygon* pb = &b->polygon;
@@ -182,15 +183,15 @@ static axis_gap separation(const placed_shape* a, const placed_shape* b) {
 /* How far a point of the shape's surface can move per radian the body turns: its farthest
  * vertex's distance from the center of mass (plus a rounded polygon's radius). A circle turning about its own center does not
  * move its surface, so only its center's distance counts. */
-static double reach(const carom_convex_shape* shape, carom_vec2 local_center) {
+static double reach(const carom_toi_shape* shape, carom_vec2 local_center) {
     if (shape->is_circle) {
-        return carom_distance(shape->circle.center, local_center);
+        return carom_distance(shape->circle->center, local_center);
     }
     double r = 0.0;
-    for (int i = 0; i < shape->polygon.count; ++i) {
-        r = carom_max_d(r, carom_distance(shape->polygon.vertices[i], local_center));
+    for (int i = 0; i < shape->polygon->count; ++i) {
+        r = carom_max_d(r, carom_distance(shape->polygon->vertices[i], local_center));
     }
-    return shape->polygon.radius > 0.0 ? r + shape->polygon.radius : r;
+    return shape->polygon->radius > 0.0 ? r + shape->polygon->radius : r;
 }
 
 typedef struct overlap_window {
@@ -313,14 +314,14 @@ static double swept_rounded_polygons(const carom_polygon* pa, const carom_polygo
 static double translation_toi(const placed_shape* a, const placed_shape* b, carom_vec2 motion) {
     if (a->shape->is_circle && b->shape->is_circle) {
         return ray_circle(a->center, motion, b->center,
-                          a->shape->circle.radius + b->shape->circle.radius);
+                          a->shape->circle->radius + b->shape->circle->radius);
     }
     if (a->shape->is_circle) {
-        return swept_circle_polygon(a->center, a->shape->circle.radius + b->polygon.radius, motion,
+        return swept_circle_polygon(a->center, a->shape->circle->radius + b->polygon.radius, motion,
                                     &b->polygon);
     }
     if (b->shape->is_circle) {
-        return swept_circle_polygon(b->center, b->shape->circle.radius + a->polygon.radius,
+        return swept_circle_polygon(b->center, b->shape->circle->radius + a->polygon.radius,
                                     carom_neg(motion), &a->polygon);
     }
     if (a->polygon.radius + b->polygon.radius > 0.0) {
@@ -375,9 +376,9 @@ static carom_toi_output advance(placed_shape* a, placed_shape* b, carom_vec2 mot
     return out;
 }
 
-carom_toi_output carom_time_of_impact(const carom_convex_shape* a, const carom_sweep* sweep_a,
-                                      const carom_convex_shape* b, const carom_sweep* sweep_b,
-                                      double target) {
+carom_toi_output carom_time_of_impact_in_place(const carom_toi_shape* a, const carom_sweep* sweep_a,
+                                               const carom_toi_shape* b, const carom_sweep* sweep_b,
+                                               double target) {
     carom_toi_output out = {CAROM_TOI_OVERLAPPED, 0.0};
     placed_shape placed_a = place_start(a, sweep_a);
     placed_shape placed_b = place_start(b, sweep_b);
@@ -403,4 +404,17 @@ carom_toi_output carom_time_of_impact(const carom_convex_shape* a, const carom_s
     out.state = t <= 1.0 ? CAROM_TOI_HIT : CAROM_TOI_SEPARATED;
     out.t = t <= 1.0 ? carom_max_d(t, 0.0) : 1.0;
     return out;
+}
+
+static carom_toi_shape in_place(const carom_convex_shape* shape) {
+    carom_toi_shape out = {shape->is_circle != 0, &shape->circle, &shape->polygon};
+    return out;
+}
+
+carom_toi_output carom_time_of_impact(const carom_convex_shape* a, const carom_sweep* sweep_a,
+                                      const carom_convex_shape* b, const carom_sweep* sweep_b,
+                                      double target) {
+    carom_toi_shape shape_a = in_place(a);
+    carom_toi_shape shape_b = in_place(b);
+    return carom_time_of_impact_in_place(&shape_a, sweep_a, &shape_b, sweep_b, target);
 }

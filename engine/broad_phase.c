@@ -104,6 +104,11 @@ static void mark_moved(carom_broad_phase* bp, int shape) {
     }
 }
 
+/* A static or kinematic proxy was placed or moved: fixed queries may answer differently. */
+static void note_fixed_change(carom_broad_phase* bp, const carom_proxy* proxy) {
+    bp->fixed_revision += proxy->body_type != CAROM_BODY_DYNAMIC ? 1 : 0;
+}
+
 void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb,
                                     int body, carom_body_type body_type, carom_filter filter,
                                     bool is_sensor) {
@@ -122,6 +127,7 @@ void carom_broad_phase_create_proxy(carom_broad_phase* bp, int shape, carom_aabb
     proxy->body_type = body_type;
     proxy->large_slot = -1;
     proxy->alive = true;
+    note_fixed_change(bp, proxy);
     mark_moved(bp, shape);
     if (bp->cell_size > 0.0) {
         replace(bp, shape);
@@ -294,6 +300,7 @@ void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape) {
 
 void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb) {
     bp->proxies[shape].fat_aabb = fat_aabb;
+    note_fixed_change(bp, &bp->proxies[shape]);
     mark_moved(bp, shape);
     /* Listed in its new cells at once, not at the next pair update: queries in between
      * (continuous collision, ray casts) then see every proxy where its box is. */
@@ -673,6 +680,7 @@ void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size
 void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, const carom_aabb* box,
                                      bool moved) {
     carom_proxy* proxy = &bp->proxies[shape];
+    bp->fixed_revision += 1; /* its type may have been restored too */
     proxy->moved = moved;
     if (moved) {
         arrput(bp->moved, shape);

@@ -78,6 +78,11 @@ typedef struct carom_broad_phase {
     /* Every category bit a proxy has had (never cleared): a moved proxy whose mask meets none of
      * them, and that no group joins to others, can pair with nothing and is not queried. */
     uint64_t categories_seen;
+    /* Bumped whenever a static or kinematic body's proxy is created, moved or restored (a
+     * proxy destroyed or turned dynamic only takes answers away from fixed queries): while it
+     * stays the same, so do the fat boxes of the static and kinematic shapes, which continuous
+     * collision maps once (continuous.c, the fixed map). */
+    uint64_t fixed_revision;
 } carom_broad_phase;
 
 /* The box rounded outward to multiples of CAROM_AABB_QUANTUM. */

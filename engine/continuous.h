@@ -5,6 +5,7 @@
 #include "carom/math.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct carom_world carom_world;
 
@@ -16,6 +17,19 @@ typedef struct carom_continuous_stop {
     int other_body; /* what it hit first, -1: nothing */
 } carom_continuous_stop;
 
+/* Where the static and kinematic shapes' fat boxes lie, on a coarse grid of its own: a swept
+ * box none of whose cells is marked cannot meet one, and skips the broad phase's query
+ * (continuous.c, "The fixed map"). */
+typedef struct carom_fixed_map {
+    bool built;             /* cells describe the broad phase at `revision` */
+    bool usable;            /* the boxes' extent fits a grid (finite) */
+    uint64_t revision;      /* the broad phase's fixed_revision when built */
+    carom_vec2 origin;      /* lower corner of cell (0, 0) (m) */
+    double inv_cell_size;   /* 1 / cell side (1/m) */
+    int width, height;      /* cells; 0 when there are no static or kinematic shapes */
+    unsigned char* cells;   /* stb_ds array, width * height, row by row: 1 where a box lies */
+} carom_fixed_map;
+
 /* The stage's scratch, kept in the world (stb_ds arrays). */
 typedef struct carom_continuous_scratch {
     int** candidates;             /* per worker: shapes a swept body may hit */
@@ -25,6 +39,7 @@ typedef struct carom_continuous_scratch {
     unsigned char* swept;         /* per state: fast or pressed when the stage began */
     unsigned char* was_pressed;   /* per state: its pressed mark, cleared since */
     int* pressed_body;            /* per touching contact: the body it presses, or -1 */
+    carom_fixed_map fixed_map;
     /* The narrow phase has marked the bodies pressed by this step's touching contacts already
      * (it does when no wake changed the list of them), so the stage need not look again. */
     bool pressed_marked;

@@ -64,6 +64,92 @@ Test(continuous, small_ball_at_300_m_per_s_never_passes_a_ten_centimetre_wall) {
     carom_destroy_world(world);
 }
 
+/* Continuous collision maps where the static and kinematic shapes lie and does not query the
+ * broad phase for a swept box the map shows clear (continuous.c, the fixed map). A wall that
+ * appears or moves after the map was made must still stop the ball: the map is made again. */
+
+/* A 10 cm wall (2 m tall) on `body` at x = 40, which a ball at 300 m/s along y = 0 reaches
+ * after 8 steps. */
+static void add_wall_at_40(carom_body_id body) {
+    carom_shape_def shape = carom_default_shape_def();
+    carom_create_box_shape(body, &shape, 0.05, 2.0, carom_v2(0.0, 0.0), 0.0);
+}
+
+static carom_body_id make_fixed_body(carom_world_id world, carom_body_type type, carom_vec2 p) {
+    carom_body_def def = carom_default_body_def();
+    def.type = type;
+    def.position = p;
+    return carom_create_body(world, &def);
+}
+
+/* Steps a ball from x = 0 at 300 m/s (2 steps already taken) and checks it never reaches the
+ * wall's face at x = 39.95. */
+static void assert_ball_stays_short_of_x_40(carom_world_id world, carom_body_id ball) {
+    for (int step = 0; step < 60; ++step) {
+        test_step(world, dt, 1);
+        double x = carom_body_get_position(ball).x;
+        cr_assert_lt(x, 40.0 - 0.05 - 0.05 + 0.005,
+                     "step %d: the ball is at x = %.4f, in or past the wall", step, x);
+    }
+    cr_assert_lt(fabs(carom_body_get_linear_velocity(ball).x), 1.0, "the wall stopped it");
+}
+
+static carom_world_id world_with_a_ball_in_flight(carom_body_id* ball) {
+    carom_world_id world = top_down_world(1);
+    /* a static shape far behind, so the map is not empty */
+    add_wall_at_40(make_fixed_body(world, CAROM_BODY_STATIC, carom_v2(-100.0, 0.0)));
+    *ball = test_make_ball(world, carom_v2(0.0, 0.0), 0.05, carom_v2(300.0, 0.0), 0.6, 0.0);
+    test_step(world, dt, 2); /* the map is made, with nothing ahead of the ball */
+    cr_assert_gt(carom_body_get_position(*ball).x, 9.0);
+    return world;
+}
+
+Test(continuous, a_wall_created_in_the_path_after_steps_stops_the_ball) {
+    carom_body_id ball;
+    carom_world_id world = world_with_a_ball_in_flight(&ball);
+    add_wall_at_40(make_fixed_body(world, CAROM_BODY_STATIC, carom_v2(40.0, 0.0)));
+    assert_ball_stays_short_of_x_40(world, ball);
+    carom_destroy_world(world);
+}
+
+Test(continuous, a_static_wall_moved_into_the_path_stops_the_ball) {
+    carom_body_id ball;
+    carom_world_id world = world_with_a_ball_in_flight(&ball);
+    carom_body_id wall = make_fixed_body(world, CAROM_BODY_STATIC, carom_v2(40.0, 50.0));
+    add_wall_at_40(wall);
+    test_step(world, dt, 1); /* the map has the wall off the path */
+    cr_assert_eq(carom_body_set_transform(wall, carom_v2(40.0, 0.0), 0.0), CAROM_OK);
+    assert_ball_stays_short_of_x_40(world, ball);
+    carom_destroy_world(world);
+}
+
+Test(continuous, a_kinematic_wall_driven_into_the_path_stops_the_ball) {
+    carom_body_id ball;
+    carom_world_id world = world_with_a_ball_in_flight(&ball);
+    /* 12 m above the path, coming down at 180 m/s: across the path (y = 0) at the 4th step,
+     * while the ball reaches x = 40 at the 8th; then stopped there */
+    carom_body_id wall = make_fixed_body(world, CAROM_BODY_KINEMATIC, carom_v2(40.0, 12.0));
+    add_wall_at_40(wall);
+    carom_body_set_linear_velocity(wall, carom_v2(0.0, -180.0));
+    test_step(world, dt, 4);
+    cr_assert_float_eq(carom_body_get_position(wall).y, 0.0, 1e-9);
+    carom_body_set_linear_velocity(wall, carom_v2(0.0, 0.0));
+    assert_ball_stays_short_of_x_40(world, ball);
+    carom_destroy_world(world);
+}
+
+Test(continuous, a_dynamic_wall_turned_static_in_the_path_stops_the_ball) {
+    carom_body_id ball;
+    carom_world_id world = world_with_a_ball_in_flight(&ball);
+    /* dynamic, the ball (no bullet) would pass it; static, it may not */
+    carom_body_id wall = make_fixed_body(world, CAROM_BODY_DYNAMIC, carom_v2(40.0, 0.0));
+    add_wall_at_40(wall);
+    test_step(world, dt, 1);
+    cr_assert_eq(carom_body_set_type(wall, CAROM_BODY_STATIC), CAROM_OK);
+    assert_ball_stays_short_of_x_40(world, ball);
+    carom_destroy_world(world);
+}
+
 Test(continuous, without_continuous_collision_the_same_ball_tunnels) {
     carom_world_id world = top_down_world(0);
     carom_body_def wall_def = carom_default_body_def();

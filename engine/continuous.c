@@ -197,9 +197,19 @@ static carom_toi_output core_time_of_impact(carom_world* world, const carom_body
 /* Cells on the map's longer side at most (a wider world gets larger cells). */
 #define FIXED_MAP_MAX_SIDE 512
 
-/* The map's cell of a coordinate along one axis, as a double (no overflow for far boxes). */
-static double map_cell(double x, double origin, double inv_cell_size) {
-    return floor((x - origin) * inv_cell_size);
+/* The map's cell of a coordinate along one axis, of `count` cells from `origin`. Any mapping
+ * that never decreases as x grows keeps the argument above, so the conversion truncates (no
+ * call to floor); a box's lower end is clamped to 0 and its upper end to count - 1 before it,
+ * which only widens a box (a NaN too), and an upper end below the origin gives -1: nothing of
+ * the map lies there. */
+static int lower_cell(double x, double origin, double inv_cell_size, int count) {
+    double v = (x - origin) * inv_cell_size;
+    return !(v > 0.0) ? 0 : v >= count ? count : (int)v;
+}
+
+static int upper_cell(double x, double origin, double inv_cell_size, int count) {
+    double v = (x - origin) * inv_cell_size;
+    return !(v < count - 1.0) ? count - 1 : v < 0.0 ? -1 : (int)v;
 }
 
 static bool is_fixed_proxy(const carom_proxy* proxy) {
@@ -207,10 +217,10 @@ static bool is_fixed_proxy(const carom_proxy* proxy) {
 }
 
 static void mark_box(carom_fixed_map* map, carom_aabb box) {
-    int x0 = (int)map_cell(box.lower.x, map->origin.x, map->inv_cell_size);
-    int y0 = (int)map_cell(box.lower.y, map->origin.y, map->inv_cell_size);
-    int x1 = (int)map_cell(box.upper.x, map->origin.x, map->inv_cell_size);
-    int y1 = (int)map_cell(box.upper.y, map->origin.y, map->inv_cell_size);
+    int x0 = lower_cell(box.lower.x, map->origin.x, map->inv_cell_size, map->width);
+    int y0 = lower_cell(box.lower.y, map->origin.y, map->inv_cell_size, map->height);
+    int x1 = upper_cell(box.upper.x, map->origin.x, map->inv_cell_size, map->width);
+    int y1 = upper_cell(box.upper.y, map->origin.y, map->inv_cell_size, map->height);
     for (int y = y0; y <= y1; ++y) {
         memset(&map->cells[(size_t)y * (size_t)map->width + (size_t)x0], 1, (size_t)(x1 - x0 + 1));
     }
@@ -243,8 +253,9 @@ static void build_fixed_map(carom_fixed_map* map, const carom_broad_phase* bp) {
     }
     map->origin = bounds.lower;
     map->inv_cell_size = 1.0 / cell_size;
-    map->width = (int)map_cell(bounds.upper.x, map->origin.x, map->inv_cell_size) + 1;
-    map->height = (int)map_cell(bounds.upper.y, map->origin.y, map->inv_cell_size) + 1;
+    /* the cells of the bounds' upper corner are the last: every box lies within */
+    map->width = (int)((bounds.upper.x - map->origin.x) * map->inv_cell_size) + 1;
+    map->height = (int)((bounds.upper.y - map->origin.y) * map->inv_cell_size) + 1;
     arrsetlen(map->cells, (size_t)map->width * (size_t)map->height);
     memset(map->cells, 0, (size_t)map->width * (size_t)map->height);
     for (int i = 0; i < proxy_count; ++i) {
@@ -272,18 +283,13 @@ static bool fixed_map_clear(const carom_fixed_map* map, const carom_broad_phase*
     if (!map->built || !map->usable || map->revision != bp->fixed_revision) {
         return false;
     }
-    double x0 = carom_max_d(map_cell(box.lower.x, map->origin.x, map->inv_cell_size), 0.0);
-    double y0 = carom_max_d(map_cell(box.lower.y, map->origin.y, map->inv_cell_size), 0.0);
-    double x1 = carom_min_d(map_cell(box.upper.x, map->origin.x, map->inv_cell_size),
-                            map->width - 1.0);
-    double y1 = carom_min_d(map_cell(box.upper.y, map->origin.y, map->inv_cell_size),
-                            map->height - 1.0);
-    if (!(x0 <= x1 && y0 <= y1)) {
-        return true; /* outside every box (or no boxes at all) */
-    }
-    for (int y = (int)y0; y <= (int)y1; ++y) {
+    int x0 = lower_cell(box.lower.x, map->origin.x, map->inv_cell_size, map->width);
+    int y0 = lower_cell(box.lower.y, map->origin.y, map->inv_cell_size, map->height);
+    int x1 = upper_cell(box.upper.x, map->origin.x, map->inv_cell_size, map->width);
+    int y1 = upper_cell(box.upper.y, map->origin.y, map->inv_cell_size, map->height);
+    for (int y = y0; y <= y1; ++y) { /* none when outside every box (or there are none) */
         const unsigned char* row = &map->cells[(size_t)y * (size_t)map->width];
-        for (int x = (int)x0; x <= (int)x1; ++x) {
+        for (int x = x0; x <= x1; ++x) {
             if (row[x]) {
                 return false;
             }

@@ -73,14 +73,13 @@ static void place_at(placed_shape* placed, double t) {
     }
 }
 
-static placed_shape place_start(const carom_toi_shape* shape, const carom_sweep* sweep) {
-    placed_shape placed;
-    placed.shape = shape;
-    placed.sweep = sweep;
-    placed.still = sweep->delta_angle == 0.0 && sweep->c1.x == sweep->c2.x &&
-                   sweep->c1.y == sweep->c2.y;
-    place_at(&placed, 0.0);
-    return placed;
+static void place_start(placed_shape* placed, const carom_toi_shape* shape,
+                        const carom_sweep* sweep) {
+    placed->shape = shape;
+    placed->sweep = sweep;
+    placed->still = sweep->delta_angle == 0.0 && sweep->c1.x == sweep->c2.x &&
+                    sweep->c1.y == sweep->c2.y;
+    place_at(placed, 0.0);
 }
 
 /* A lower bound on the distance between two placed shapes (negative when they overlap), and
@@ -187,10 +186,12 @@ static double reach(const carom_toi_shape* shape, carom_vec2 local_center) {
     if (shape->is_circle) {
         return carom_distance(shape->circle->center, local_center);
     }
-    double r = 0.0;
+    /* the root of the largest square: the largest root, with one root */
+    double r2 = 0.0;
     for (int i = 0; i < shape->polygon->count; ++i) {
-        r = carom_max_d(r, carom_distance(shape->polygon->vertices[i], local_center));
+        r2 = carom_max_d(r2, carom_distance_squared(shape->polygon->vertices[i], local_center));
     }
+    double r = sqrt(r2);
     return shape->polygon->radius > 0.0 ? r + shape->polygon->radius : r;
 }
 
@@ -330,6 +331,12 @@ static double translation_toi(const placed_shape* a, const placed_shape* b, caro
     return swept_polygons(&a->polygon, &b->polygon, motion);
 }
 
+/* How far the placed shape's surface can move along any axis by its turn over the sweep. */
+static double turn_reach(const placed_shape* placed) {
+    double turn = fabs(placed->sweep->delta_angle);
+    return turn == 0.0 ? 0.0 : turn * reach(placed->shape, placed->sweep->local_center);
+}
+
 /* A bound on how fast (per unit t) the gap can close. On a gap measured along a fixed axis u
  * (from B towards A) it is the relative motion of the centers towards each other along u, plus
  * `turning`: a point at distance r from a turning body's center moves along any axis at most
@@ -348,8 +355,7 @@ static double closing_speed(const axis_gap* gap, carom_vec2 motion, double turni
 static carom_toi_output advance(placed_shape* a, placed_shape* b, carom_vec2 motion,
                                 double target, axis_gap gap) {
     carom_toi_output out = {CAROM_TOI_SEPARATED, 1.0};
-    double turning = fabs(a->sweep->delta_angle) * reach(a->shape, a->sweep->local_center) +
-                     fabs(b->sweep->delta_angle) * reach(b->shape, b->sweep->local_center);
+    double turning = turn_reach(a) + turn_reach(b);
     double t = 0.0;
     for (int i = 0; i < MAX_ADVANCE_ITERATIONS; ++i) {
         double closing = closing_speed(&gap, motion, turning);
@@ -380,8 +386,9 @@ carom_toi_output carom_time_of_impact_in_place(const carom_toi_shape* a, const c
                                                const carom_toi_shape* b, const carom_sweep* sweep_b,
                                                double target) {
     carom_toi_output out = {CAROM_TOI_OVERLAPPED, 0.0};
-    placed_shape placed_a = place_start(a, sweep_a);
-    placed_shape placed_b = place_start(b, sweep_b);
+    placed_shape placed_a, placed_b;
+    place_start(&placed_a, a, sweep_a);
+    place_start(&placed_b, b, sweep_b);
     axis_gap gap = separation(&placed_a, &placed_b);
     if (gap.gap <= target) {
         return out;

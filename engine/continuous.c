@@ -21,6 +21,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A body is fast when it moved further this step than this fraction of its thinnest half-width. */
@@ -204,20 +205,29 @@ static bool beyond_segment_line(const carom_world* world, const carom_body* body
 /* ---- The fixed map ------------------------------------------------------------------------
  * Most fast bodies are far from every static and kinematic shape (the middle of a pile, the
  * inside of a drum), yet the broad phase's fixed query still looks up each grid cell their
- * swept box covers in its hash map: in Box2D's spinner (6,000 bodies stirred in a drum of 360
- * segments) 79 % of the queries met no cell holding a wall, and the queries were a third of
- * continuous collision's time. So the fat boxes of the static and kinematic shapes are marked
- * on a coarse grid of the stage's own, a plain array over their extent, and a swept box none of
- * whose cells is marked is not asked about: two boxes that overlap share the cell of a common
- * point (the cell of a coordinate only grows with it), so the query would have found nothing.
+ * swept box covers in its hash map, and near a wall it reads every proxy listed there, the
+ * pile's too: in Box2D's spinner (6,000 bodies stirred in a drum of 360 segments) 79 % of the
+ * queries met no cell holding a wall, and the queries were a third of continuous collision's
+ * time. So the stage keeps a grid of its own over the static and kinematic shapes alone, a
+ * plain array of coarse cells over their extent, each listing (ascending) the shapes whose fat
+ * boxes cover it, and answers the query from it: two boxes that overlap share the cell of a
+ * common point (the cell of a coordinate only grows with it), so the shapes listed in the swept
+ * box's cells, kept when still alive, static or kinematic, and overlapping, are the broad
+ * phase's answer, in the same ascending order. A swept box in empty cells costs a few reads.
  * The map is made again when the broad phase's fixed_revision says a static or kinematic box
- * moved or appeared (a box that went away only leaves a mark that costs a query). Making it
+ * moved or appeared (a shape that went away, or turned dynamic, is dropped when read). Making it
  * reads every proxy, so it is remade only in a step with at least a quarter as many moving
- * bodies as shapes; otherwise the queries go to the broad phase as before. The answer is the
- * query's in every case, so are the bits. */
+ * bodies as shapes; otherwise the queries go to the broad phase as before. */
 
 /* Cells on the map's longer side at most (a wider world gets larger cells). */
 #define FIXED_MAP_MAX_SIDE 512
+/* Listings (a shape in each cell it covers) at most, per static or kinematic shape and over
+ * all: more (a huge static box over a map of small ones), and the broad phase answers. */
+#define FIXED_MAP_LISTINGS_PER_SHAPE 8
+#define FIXED_MAP_EXTRA_LISTINGS 16384
+/* A swept box over more cells than this (a body flung across the world) is the broad phase's
+ * to answer: it has its own way for boxes wider than its grid. */
+#define FIXED_MAP_MAX_QUERY_CELLS 64
 
 /* The map's cell of a coordinate along one axis, of `count` cells from `origin`. Any mapping
  * that never decreases as x grows keeps the argument above, so the conversion truncates (no
@@ -234,56 +244,110 @@ static int upper_cell(double x, double origin, double inv_cell_size, int count) 
     return !(v < count - 1.0) ? count - 1 : v < 0.0 ? -1 : (int)v;
 }
 
+typedef struct cell_range {
+    int x0, y0, x1, y1;
+} cell_range;
+
+static cell_range cells_of(const carom_fixed_map* map, carom_aabb box) {
+    cell_range r = {lower_cell(box.lower.x, map->origin.x, map->inv_cell_size, map->width),
+                    lower_cell(box.lower.y, map->origin.y, map->inv_cell_size, map->height),
+                    upper_cell(box.upper.x, map->origin.x, map->inv_cell_size, map->width),
+                    upper_cell(box.upper.y, map->origin.y, map->inv_cell_size, map->height)};
+    return r;
+}
+
 static bool is_fixed_proxy(const carom_proxy* proxy) {
     return proxy->alive && proxy->body_type != CAROM_BODY_DYNAMIC;
 }
 
-static void mark_box(carom_fixed_map* map, carom_aabb box) {
-    int x0 = lower_cell(box.lower.x, map->origin.x, map->inv_cell_size, map->width);
-    int y0 = lower_cell(box.lower.y, map->origin.y, map->inv_cell_size, map->height);
-    int x1 = upper_cell(box.upper.x, map->origin.x, map->inv_cell_size, map->width);
-    int y1 = upper_cell(box.upper.y, map->origin.y, map->inv_cell_size, map->height);
-    for (int y = y0; y <= y1; ++y) {
-        memset(&map->cells[(size_t)y * (size_t)map->width + (size_t)x0], 1, (size_t)(x1 - x0 + 1));
-    }
-}
-
-static void build_fixed_map(carom_fixed_map* map, const carom_broad_phase* bp) {
-    map->built = true;
-    map->usable = true;
-    map->revision = bp->fixed_revision;
-    map->width = 0;
-    map->height = 0;
-    carom_aabb bounds = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
-    int proxy_count = (int)arrlen(bp->proxies);
-    for (int i = 0; i < proxy_count; ++i) {
-        if (is_fixed_proxy(&bp->proxies[i])) {
-            bounds = carom_aabb_union(bounds, bp->proxies[i].fat_aabb);
-        }
-    }
-    if (bounds.lower.x > bounds.upper.x) {
-        return; /* no static or kinematic shape: every box is clear */
-    }
+/* Lay the grid over the boxes' bounds; false if they have no finite extent. */
+static bool lay_out(carom_fixed_map* map, const carom_broad_phase* bp, carom_aabb bounds) {
     double extent = carom_max_d(bounds.upper.x - bounds.lower.x, bounds.upper.y - bounds.lower.y);
     double cell_size = carom_max_d(bp->cell_size, extent / FIXED_MAP_MAX_SIDE);
     if (!(isfinite(cell_size) && cell_size > 0.0)) {
-        map->usable = cell_size == 0.0 && isfinite(extent); /* boxes of no size: one cell */
-        cell_size = 1.0;
-    }
-    if (!map->usable) {
-        return;
+        if (!(cell_size == 0.0 && isfinite(extent))) {
+            return false;
+        }
+        cell_size = 1.0; /* boxes of no size: one cell */
     }
     map->origin = bounds.lower;
     map->inv_cell_size = 1.0 / cell_size;
     /* the cells of the bounds' upper corner are the last: every box lies within */
     map->width = (int)((bounds.upper.x - map->origin.x) * map->inv_cell_size) + 1;
     map->height = (int)((bounds.upper.y - map->origin.y) * map->inv_cell_size) + 1;
-    arrsetlen(map->cells, (size_t)map->width * (size_t)map->height);
-    memset(map->cells, 0, (size_t)map->width * (size_t)map->height);
-    for (int i = 0; i < proxy_count; ++i) {
-        if (is_fixed_proxy(&bp->proxies[i])) {
-            mark_box(map, bp->proxies[i].fat_aabb);
+    return true;
+}
+
+/* Each cell's listings counted into cell_starts[cell + 1]; false past the limit. */
+static bool count_listings(carom_fixed_map* map, const carom_broad_phase* bp, int fixed_count) {
+    size_t cell_count = (size_t)map->width * (size_t)map->height;
+    arrsetlen(map->cell_starts, cell_count + 1);
+    memset(map->cell_starts, 0, (cell_count + 1) * sizeof(int));
+    double limit = (double)FIXED_MAP_LISTINGS_PER_SHAPE * fixed_count + FIXED_MAP_EXTRA_LISTINGS;
+    double listings = 0.0;
+    for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+        if (!is_fixed_proxy(&bp->proxies[i])) {
+            continue;
         }
+        cell_range r = cells_of(map, bp->proxies[i].fat_aabb);
+        listings += ((double)r.x1 - r.x0 + 1.0) * ((double)r.y1 - r.y0 + 1.0);
+        if (listings > limit) {
+            return false;
+        }
+        for (int y = r.y0; y <= r.y1; ++y) {
+            for (int x = r.x0; x <= r.x1; ++x) {
+                map->cell_starts[(size_t)y * (size_t)map->width + (size_t)x + 1] += 1;
+            }
+        }
+    }
+    for (size_t c = 0; c < cell_count; ++c) {
+        map->cell_starts[c + 1] += map->cell_starts[c];
+    }
+    return true;
+}
+
+/* The shapes into their cells' lists, in ascending id order. */
+static void list_shapes(carom_fixed_map* map, const carom_broad_phase* bp) {
+    size_t cell_count = (size_t)map->width * (size_t)map->height;
+    arrsetlen(map->cell_shapes, map->cell_starts[cell_count]);
+    for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+        if (!is_fixed_proxy(&bp->proxies[i])) {
+            continue;
+        }
+        cell_range r = cells_of(map, bp->proxies[i].fat_aabb);
+        for (int y = r.y0; y <= r.y1; ++y) {
+            for (int x = r.x0; x <= r.x1; ++x) {
+                /* cell_starts[c] walks up to where the next cell's list begins */
+                map->cell_shapes[map->cell_starts[(size_t)y * (size_t)map->width + (size_t)x]++] = i;
+            }
+        }
+    }
+    for (size_t c = cell_count; c > 0; --c) {
+        map->cell_starts[c] = map->cell_starts[c - 1];
+    }
+    map->cell_starts[0] = 0;
+}
+
+static void build_fixed_map(carom_fixed_map* map, const carom_broad_phase* bp) {
+    map->built = true;
+    map->revision = bp->fixed_revision;
+    map->width = 0;
+    map->height = 0;
+    carom_aabb bounds = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+    int fixed_count = 0;
+    for (int i = 0; i < (int)arrlen(bp->proxies); ++i) {
+        if (is_fixed_proxy(&bp->proxies[i])) {
+            bounds = carom_aabb_union(bounds, bp->proxies[i].fat_aabb);
+            fixed_count += 1;
+        }
+    }
+    if (fixed_count == 0) {
+        map->usable = true; /* no static or kinematic shape: every answer is none */
+        return;
+    }
+    map->usable = lay_out(map, bp, bounds) && count_listings(map, bp, fixed_count);
+    if (map->usable) {
+        list_shapes(map, bp);
     }
 }
 
@@ -299,34 +363,65 @@ static void refresh_fixed_map(carom_world* world, int moving_bodies) {
     }
 }
 
-/* Whether the map shows that no static or kinematic shape's fat box overlaps the box. */
-static bool fixed_map_clear(const carom_fixed_map* map, const carom_broad_phase* bp,
-                            carom_aabb box) {
-    if (!map->built || !map->usable || map->revision != bp->fixed_revision) {
-        return false;
+static int compare_ids(const void* a, const void* b) {
+    int x = *(const int*)a;
+    int y = *(const int*)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort the shapes found and drop repeats (a shape covering several of the box's cells): the few
+ * of a swept box near a wall by insertion, many by qsort. */
+static void sort_unique(int* ids, int* count) {
+    if (*count > 16) {
+        qsort(ids, (size_t)*count, sizeof(int), compare_ids);
     }
-    int x0 = lower_cell(box.lower.x, map->origin.x, map->inv_cell_size, map->width);
-    int y0 = lower_cell(box.lower.y, map->origin.y, map->inv_cell_size, map->height);
-    int x1 = upper_cell(box.upper.x, map->origin.x, map->inv_cell_size, map->width);
-    int y1 = upper_cell(box.upper.y, map->origin.y, map->inv_cell_size, map->height);
-    for (int y = y0; y <= y1; ++y) { /* none when outside every box (or there are none) */
-        const unsigned char* row = &map->cells[(size_t)y * (size_t)map->width];
-        for (int x = x0; x <= x1; ++x) {
-            if (row[x]) {
-                return false;
+    for (int i = 1; i < *count; ++i) {
+        int id = ids[i];
+        int j = i - 1;
+        for (; j >= 0 && ids[j] > id; --j) {
+            ids[j + 1] = ids[j];
+        }
+        ids[j + 1] = id;
+    }
+    int unique = 0;
+    for (int i = 0; i < *count; ++i) {
+        if (unique == 0 || ids[unique - 1] != ids[i]) {
+            ids[unique++] = ids[i];
+        }
+    }
+    *count = unique;
+}
+
+/* The static and kinematic shapes whose fat boxes overlap the box: the broad phase's answer
+ * (carom_broad_phase_query_fixed), from the map while it is up to date. */
+static void query_fixed(carom_world* world, carom_aabb box, int** candidates) {
+    const carom_fixed_map* map = &world->continuous.fixed_map;
+    carom_broad_phase* bp = &world->broad_phase;
+    if (!map->built || !map->usable || map->revision != bp->fixed_revision) {
+        carom_broad_phase_query_fixed(bp, box, candidates);
+        return;
+    }
+    cell_range r = cells_of(map, box); /* none when outside every box (or there are none) */
+    if (r.x0 <= r.x1 && r.y0 <= r.y1 &&
+        ((double)r.x1 - r.x0 + 1.0) * ((double)r.y1 - r.y0 + 1.0) > FIXED_MAP_MAX_QUERY_CELLS) {
+        carom_broad_phase_query_fixed(bp, box, candidates);
+        return;
+    }
+    arrsetlen(*candidates, 0);
+    for (int y = r.y0; y <= r.y1; ++y) {
+        for (int x = r.x0; x <= r.x1; ++x) {
+            size_t cell = (size_t)y * (size_t)map->width + (size_t)x;
+            for (int k = map->cell_starts[cell]; k < map->cell_starts[cell + 1]; ++k) {
+                const carom_proxy* proxy = &bp->proxies[map->cell_shapes[k]];
+                if (is_fixed_proxy(proxy) && carom_aabb_overlaps(proxy->fat_aabb, box)) {
+                    arrput(*candidates, map->cell_shapes[k]);
+                }
             }
         }
     }
-    return true;
-}
-
-/* The static and kinematic shapes whose fat boxes overlap the box (the broad phase's answer). */
-static void query_fixed(carom_world* world, carom_aabb box, int** candidates) {
-    if (fixed_map_clear(&world->continuous.fixed_map, &world->broad_phase, box)) {
-        arrsetlen(*candidates, 0);
-    } else {
-        carom_broad_phase_query_fixed(&world->broad_phase, box, candidates);
-    }
+    int count = (int)arrlen(*candidates);
+    sort_unique(*candidates, &count);
+    arrsetlen(*candidates, count);
 }
 
 /* The earliest impact of the body's shapes against the candidates (static and kinematic
@@ -633,5 +728,6 @@ void carom_continuous_destroy(carom_continuous_scratch* scratch) {
     arrfree(scratch->swept);
     arrfree(scratch->was_pressed);
     arrfree(scratch->pressed_body);
-    arrfree(scratch->fixed_map.cells);
+    arrfree(scratch->fixed_map.cell_starts);
+    arrfree(scratch->fixed_map.cell_shapes);
 }

@@ -17,17 +17,19 @@ typedef struct carom_continuous_stop {
     int other_body; /* what it hit first, -1: nothing */
 } carom_continuous_stop;
 
-/* Where the static and kinematic shapes' fat boxes lie, on a coarse grid of its own: a swept
- * box none of whose cells is marked cannot meet one, and skips the broad phase's query
- * (continuous.c, "The fixed map"). */
+/* Where the static and kinematic shapes' fat boxes lie, on a coarse grid of its own, which
+ * answers continuous collision's query for them (continuous.c, "The fixed map"). */
 typedef struct carom_fixed_map {
-    bool built;             /* cells describe the broad phase at `revision` */
-    bool usable;            /* the boxes' extent fits a grid (finite) */
-    uint64_t revision;      /* the broad phase's fixed_revision when built */
-    carom_vec2 origin;      /* lower corner of cell (0, 0) (m) */
-    double inv_cell_size;   /* 1 / cell side (1/m) */
-    int width, height;      /* cells; 0 when there are no static or kinematic shapes */
-    unsigned char* cells;   /* stb_ds array, width * height, row by row: 1 where a box lies */
+    bool built;           /* the lists describe the broad phase at `revision` */
+    bool usable;          /* the boxes fit a grid (finite, not too many listings) */
+    uint64_t revision;    /* the broad phase's fixed_revision when built */
+    carom_vec2 origin;    /* lower corner of cell (0, 0) (m) */
+    double inv_cell_size; /* 1 / cell side (1/m) */
+    int width, height;    /* cells; 0 when there are no static or kinematic shapes */
+    /* stb_ds arrays: cell c (row by row) lists cell_shapes[cell_starts[c] .. cell_starts[c + 1]),
+     * the shape ids whose fat boxes cover it, ascending */
+    int* cell_starts;
+    int* cell_shapes;
 } carom_fixed_map;
 
 /* The stage's scratch, kept in the world (stb_ds arrays). */

@@ -630,6 +630,10 @@ static bool needs_sweep(const carom_body* body) {
 typedef struct first_stops {
     carom_world* world;
     double target;
+    /* The world has no static or kinematic shape (the fixed map says so): a body that is not a
+     * bullet can hit nothing, and its sweep would end where it is, so it is not swept (a
+     * bullet may still move it back: then it is looked at again, as disturbed). */
+    bool nothing_fixed;
 } first_stops;
 
 static void find_first_stops(int begin, int end, int worker, void* context) {
@@ -638,7 +642,7 @@ static void find_first_stops(int begin, int end, int worker, void* context) {
     carom_continuous_scratch* scratch = &world->continuous;
     for (int i = begin; i < end; ++i) {
         carom_body* body = &world->bodies[world->solver.state_bodies[i]];
-        scratch->swept[i] = needs_sweep(body);
+        scratch->swept[i] = !(task->nothing_fixed && !body->bullet) && needs_sweep(body);
         scratch->was_pressed[i] = body->pressed;
         body->pressed = false; /* read: the mark lives one step */
         scratch->stop_found[i] = scratch->swept[i] && !body->bullet;
@@ -676,7 +680,10 @@ void carom_continuous_step(carom_world* world) {
     if (count > 0) {
         memset(scratch->disturbed, 0, (size_t)count);
     }
-    first_stops task = {world, target};
+    const carom_fixed_map* map = &world->continuous.fixed_map;
+    bool nothing_fixed = map->built && map->usable && map->width == 0 &&
+                         map->revision == world->broad_phase.fixed_revision;
+    first_stops task = {world, target, nothing_fixed};
     carom_parallel_for(&world->tasks, find_first_stops, count, BODIES_PER_RANGE, &task);
     for (int i = 0; i < count; ++i) {
         /* whether it is swept, unless a bullet moved it back since (a pressed mark is kept

@@ -374,14 +374,15 @@ static int compare_ids(const void* a, const void* b) {
 static void sort_unique(int* ids, int* count) {
     if (*count > 16) {
         qsort(ids, (size_t)*count, sizeof(int), compare_ids);
-    }
-    for (int i = 1; i < *count; ++i) {
-        int id = ids[i];
-        int j = i - 1;
-        for (; j >= 0 && ids[j] > id; --j) {
-            ids[j + 1] = ids[j];
+    } else {
+        for (int i = 1; i < *count; ++i) {
+            int id = ids[i];
+            int j = i - 1;
+            for (; j >= 0 && ids[j] > id; --j) {
+                ids[j + 1] = ids[j];
+            }
+            ids[j + 1] = id;
         }
-        ids[j + 1] = id;
     }
     int unique = 0;
     for (int i = 0; i < *count; ++i) {

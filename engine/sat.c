@@ -61,29 +61,19 @@ carom_manifold carom_collide_polygon_and_circle(const carom_polygon* a, carom_tr
     double radius = b->radius + a->radius;
 
     /* The face of greatest separation from the circle's center. */
-    int face = 0;
-    double face_separation = -DBL_MAX;
-    for (int i = 0; i < a->count; ++i) {
-        double s = carom_dot(a->normals[i], carom_sub(center, a->vertices[i]));
-        if (s > face_separation) {
-            face_separation = s;
-            face = i;
-        }
-    }
+    double face_separation;
+    int face = carom_polygon_face_toward(a, center, &face_separation);
     if (face_separation - radius > speculative_distance) {
         return manifold;
     }
-    carom_vec2 v1 = a->vertices[face];
-    carom_vec2 v2 = a->vertices[(face + 1) % a->count];
-    double u1 = carom_dot(carom_sub(center, v1), carom_sub(v2, v1));
-    double u2 = carom_dot(carom_sub(center, v2), carom_sub(v1, v2));
+    carom_vec2 vertex;
+    bool beyond_face = carom_polygon_vertex_region(a, face, face_separation, center, &vertex);
 
     carom_vec2 normal;
     carom_vec2 closest; /* on the polygon's surface */
     double separation;
-    carom_vec2 vertex = u1 < 0.0 ? v1 : v2;
     double vertex_distance = carom_distance(center, vertex);
-    if (face_separation >= 0.0 && (u1 < 0.0 || u2 < 0.0) && vertex_distance > 0.0) {
+    if (beyond_face && vertex_distance > 0.0) {
         /* Vertex region: the center is outside (or, for a segment, on its line) and projects
          * beyond the face, so the nearest feature is a vertex and the axis runs from it to the
          * center. */

@@ -4,7 +4,9 @@
 
 #include "carom/collision.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
 
 /* When polygon B's best face beats polygon A's by less than this (m), A's face stays the
  * reference, so the reference does not flip between steps and warm starting keeps working. */
@@ -30,6 +32,38 @@ static inline void carom_manifold_to_world(carom_manifold* manifold, carom_trans
  * the other faces. */
 double carom_polygon_max_separation(const carom_polygon* poly1, const carom_polygon* poly2,
                                     double stop_above, int* best_edge);
+
+/* The face of the polygon the point lies farthest out from (both in one frame): the index of
+ * the largest separation normal . (point - vertex) over its faces, written to *separation. */
+static inline int carom_polygon_face_toward(const carom_polygon* polygon, carom_vec2 point,
+                                            double* separation) {
+    int face = 0;
+    double best = -DBL_MAX;
+    for (int i = 0; i < polygon->count; ++i) {
+        double s = carom_dot(polygon->normals[i], carom_sub(point, polygon->vertices[i]));
+        if (s > best) {
+            best = s;
+            face = i;
+        }
+    }
+    *separation = best;
+    return face;
+}
+
+/* Whether the point, `face_separation` out from the polygon's face `face` (as
+ * carom_polygon_face_toward gives them), lies in a vertex's region: on or outside the face's
+ * line and beyond one of its ends, so that its nearest feature is that end, written to *vertex
+ * (the end it lies beyond first; written either way). */
+static inline bool carom_polygon_vertex_region(const carom_polygon* polygon, int face,
+                                               double face_separation, carom_vec2 point,
+                                               carom_vec2* vertex) {
+    carom_vec2 v1 = polygon->vertices[face];
+    carom_vec2 v2 = polygon->vertices[(face + 1) % polygon->count];
+    double u1 = carom_dot(carom_sub(point, v1), carom_sub(v2, v1));
+    double u2 = carom_dot(carom_sub(point, v2), carom_sub(v1, v2));
+    *vertex = u1 < 0.0 ? v1 : v2;
+    return face_separation >= 0.0 && (u1 < 0.0 || u2 < 0.0);
+}
 
 /* How far a box of half extents `half`, turned by q, reaches from its center along x and along
  * y: abs(c) x + abs(s) y and abs(s) x + abs(c) y, in that order (the world box of a centred box

@@ -105,22 +105,12 @@ static double polygon_support(const carom_polygon* polygon, carom_vec2 axis) {
  * line from the face's nearer vertex to the center. The gap is measured on the axis chosen, so
  * it bounds the distance whichever axis it is. */
 static axis_gap circle_polygon_gap(carom_vec2 center, double radius, const carom_polygon* polygon) {
-    int face = 0;
-    double face_separation = -DBL_MAX;
-    for (int i = 0; i < polygon->count; ++i) {
-        double s = carom_dot(polygon->normals[i], carom_sub(center, polygon->vertices[i]));
-        if (s > face_separation) {
-            face_separation = s;
-            face = i;
-        }
-    }
-    carom_vec2 v1 = polygon->vertices[face];
-    carom_vec2 v2 = polygon->vertices[(face + 1) % polygon->count];
-    double u1 = carom_dot(carom_sub(center, v1), carom_sub(v2, v1));
-    double u2 = carom_dot(carom_sub(center, v2), carom_sub(v1, v2));
+    double face_separation;
+    int face = carom_polygon_face_toward(polygon, center, &face_separation);
+    carom_vec2 vertex;
     axis_gap out;
-    if (face_separation >= 0.0 && (u1 < 0.0 || u2 < 0.0)) {
-        carom_vec2 offset = carom_sub(center, u1 < 0.0 ? v1 : v2);
+    if (carom_polygon_vertex_region(polygon, face, face_separation, center, &vertex)) {
+        carom_vec2 offset = carom_sub(center, vertex);
         double distance = carom_length(offset);
         if (distance > 0.0) {
             out.axis = carom_scale(1.0 / distance, offset);

@@ -337,17 +337,39 @@ static void cache_manifold_pose(carom_contact* contact, const carom_body* body_a
     contact->cached_rotation_b = body_b->transform.q;
 }
 
-static void update_contact(const carom_world* world, carom_contact* contact, double dt) {
+/* A contact's friction and restitution, from its shapes'. */
+static void mix_material(const carom_world* world, carom_contact* contact) {
     const carom_shape* shape_a = &world->shapes[contact->shape_a];
     const carom_shape* shape_b = &world->shapes[contact->shape_b];
-    const carom_body* body_a = &world->bodies[shape_a->body];
-    const carom_body* body_b = &world->bodies[shape_b->body];
     contact->friction = sqrt(shape_a->friction * shape_b->friction);
     contact->restitution =
         shape_a->restitution > shape_b->restitution ? shape_a->restitution : shape_b->restitution;
+    contact->material_revision = world->material_revision;
+}
+
+void carom_contacts_material_changed(carom_world* world) {
+    world->material_revision += 1;
+    if (world->material_revision == 0) { /* wrapped: no contact may think itself current */
+        world->material_revision = 1;
+        for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
+            world->contacts[i].material_revision = 0;
+        }
+    }
+}
+
+static void update_contact(const carom_world* world, carom_contact* contact, double dt) {
+    /* A resting contact (recycled below) reads its bodies but not its shapes: in a pile of
+     * thousands, each shape read was a cache miss. */
+    if (contact->material_revision != world->material_revision) {
+        mix_material(world, contact);
+    }
+    const carom_body* body_a = &world->bodies[contact->edges[0].body];
+    const carom_body* body_b = &world->bodies[contact->edges[1].body];
     if (try_recycle(world, contact, body_a, body_b)) {
         return; /* without reading the bodies' velocities: a resting pile's usual case */
     }
+    const carom_shape* shape_a = &world->shapes[contact->shape_a];
+    const carom_shape* shape_b = &world->shapes[contact->shape_b];
     /* a sensor only asks whether the shapes overlap: no speculation */
     double speculative = contact->is_sensor
                              ? 0.0
@@ -577,8 +599,10 @@ static void prefetch_lead(const void* record, size_t lead_bytes) {
 }
 
 static void prefetch_contact_reads(const carom_world* world, const carom_contact* contact) {
-    prefetch_lead(&world->shapes[contact->shape_a], offsetof(carom_shape, circle));
-    prefetch_lead(&world->shapes[contact->shape_b], offsetof(carom_shape, circle));
+    if (!contact->manifold_cached) { /* a cached manifold is mostly recycled: no shape read */
+        prefetch_lead(&world->shapes[contact->shape_a], offsetof(carom_shape, circle));
+        prefetch_lead(&world->shapes[contact->shape_b], offsetof(carom_shape, circle));
+    }
     prefetch_lead(&world->bodies[contact->edges[0].body], offsetof(carom_body, max_extent) + 8);
     prefetch_lead(&world->bodies[contact->edges[1].body], offsetof(carom_body, max_extent) + 8);
     __builtin_prefetch(&world->broad_phase.proxies[contact->shape_a].fat_aabb);

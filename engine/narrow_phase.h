@@ -37,6 +37,9 @@ typedef struct carom_contact {
     bool disabled;      /* the pre-solve callback disabled it for this step: not solved */
     bool touching;      /* what events reported: a point within CAROM_TOUCHING_DISTANCE (sensors:
                            overlapping), or pushed by the solver this step (narrow_phase.c) */
+    /* The world's material_revision when friction and restitution were mixed from the shapes;
+     * 0: not since it was made or restored, so the next update mixes them. */
+    uint32_t material_revision;
     double friction;    /* sqrt(friction_a * friction_b) */
     double restitution; /* max(restitution_a, restitution_b) */
     carom_vec2 normal;  /* from shape A to shape B */
@@ -67,6 +70,9 @@ void carom_contact_set_touching(carom_world* world, carom_contact* contact, bool
 
 /* Create the contact for a new pair (shape ids in any order). */
 void carom_create_contact(carom_world* world, int shape_a, int shape_b);
+/* A shape's friction or restitution changed: every contact mixes its material again at its next
+ * update. */
+void carom_contacts_material_changed(carom_world* world);
 /* Create the contacts of count pair keys (carom_pair_key), in that order: the broad phase's new
  * pairs, with what each creation touches fetched a few pairs ahead. */
 void carom_create_contacts(carom_world* world, const uint64_t* keys, int count);

@@ -533,6 +533,7 @@ carom_status carom_shape_set_friction(carom_shape_id id, double friction) {
     if (status == CAROM_OK) {
         shape->friction = friction;
         world->scene_revision += 1;
+        carom_contacts_material_changed(world);
     }
     return status;
 }
@@ -547,6 +548,7 @@ carom_status carom_shape_set_restitution(carom_shape_id id, double restitution) 
     if (status == CAROM_OK) {
         shape->restitution = restitution;
         world->scene_revision += 1;
+        carom_contacts_material_changed(world);
     }
     return status;
 }

@@ -77,6 +77,7 @@ static void set_contact_head(carom_contact* c, const scene_view* view, int id, i
     c->normal = carom_v2(0.0, 0.0);
     c->friction = 0.0;
     c->restitution = 0.0;
+    c->material_revision = 0; /* mixed from the shapes at the next update, as when made */
     c->point_count = flags & 3;
     c->touching = (flags & CONTACT_TOUCHING) != 0;
     c->disabled = false; /* the pre-solve callback decides again at the next step */

@@ -228,6 +228,7 @@ carom_world_id carom_create_world(const carom_world_def* def) {
     world->def = *def;
     world->tasks = tasks;
     world->scene_revision = 1;
+    world->material_revision = 1;
     world->awake_revision = 1;
     carom_broad_phase_init(&world->broad_phase, def->cell_size);
     atomic_store_explicit(&slot->generation, world->generation, memory_order_relaxed);

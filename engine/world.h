@@ -113,6 +113,10 @@ struct carom_world {
      * created or destroyed, shape materials), so that the scene checksum is recomputed only
      * when it may have changed (snapshot_write.c). */
     uint64_t scene_revision;
+    /* Bumped when a shape's friction or restitution changes, never 0: a contact mixes its
+     * material from its shapes only when this moved since it last did (narrow_phase.c), so a
+     * resting contact's update reads no shape. */
+    uint32_t material_revision;
     uint64_t scene_checksum;          /* valid when scene_checksum_revision == scene_revision */
     uint64_t scene_checksum_revision; /* 0: never computed (scene_revision starts at 1) */
     uint8_t* snapshot_scratch;        /* stb_ds byte array for scene encoding */

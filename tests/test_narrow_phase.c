@@ -633,6 +633,33 @@ Test(narrow_phase, changed_materials_reach_the_contact_at_the_next_collide) {
     carom_destroy_world(id);
 }
 
+/* A contact mixes its material only when the world's material revision moved since it last did;
+ * when that 32-bit count wraps, no contact may take the new value for its own. Here the contact
+ * was mixed at revision 1 and, as if 2^32 - 2 changes had gone by without updating it, the next
+ * change wraps the count back to 1. */
+Test(narrow_phase, changed_materials_reach_the_contact_when_the_revision_wraps) {
+    carom_world_id id = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_id a = make_body(id, CAROM_BODY_DYNAMIC, carom_v2(0.0, 0.0), 0.0,
+                                carom_v2(0.0, 0.0));
+    carom_shape_id sa = add_box(a, 0.5, 0.5, 0.5, 0.1);
+    carom_body_id b = make_body(id, CAROM_BODY_DYNAMIC, carom_v2(0.2, 0.95), 0.0,
+                                carom_v2(0.0, 0.0));
+    carom_shape_id sb = add_box(b, 0.5, 0.5, 0.5, 0.1);
+    cr_assert_eq(world_of(id)->material_revision, 1u);
+    collide_now(id);
+    const carom_contact* c = find_contact(world_of(id), sa, sb);
+    cr_assert_not_null(c);
+    cr_assert_eq(c->material_revision, 1u);
+    world_of(id)->material_revision = UINT32_MAX;
+    cr_assert_eq(carom_shape_set_friction(sb, 0.125), CAROM_OK);
+    cr_assert_eq(world_of(id)->material_revision, 1u);
+    collide_now(id);
+    c = find_contact(world_of(id), sa, sb);
+    cr_assert_not_null(c);
+    cr_assert_float_eq(c->friction, 0.25, 1e-15, "friction %g", c->friction);
+    carom_destroy_world(id);
+}
+
 /* ---- Contact lists --------------------------------------------------------------------------- */
 
 /* Each live body's contact list holds exactly the live contacts that name it, each once, with

@@ -119,16 +119,12 @@ void carom_create_contacts(carom_world* world, const uint64_t* keys, int count) 
     }
 }
 
-bool carom_contact_points_touch(const carom_contact* contact) {
-    if (contact->is_sensor) {
-        return contact->point_count > 0;
+void carom_contact_note_points(carom_contact* contact) {
+    bool touch = contact->is_sensor && contact->point_count > 0;
+    for (int i = 0; i < contact->point_count && !contact->is_sensor; ++i) {
+        touch = touch || contact->points[i].separation <= CAROM_TOUCHING_DISTANCE;
     }
-    for (int i = 0; i < contact->point_count; ++i) {
-        if (contact->points[i].separation <= CAROM_TOUCHING_DISTANCE) {
-            return true;
-        }
-    }
-    return false;
+    contact->points_touch = touch;
 }
 
 carom_manifold carom_contact_get_manifold(const carom_contact* contact) {
@@ -326,6 +322,7 @@ static bool try_recycle(const carom_world* world, carom_contact* contact, const 
         carom_vec2 d = carom_add(centers, carom_sub(rb, ra));
         cp->separation = cp->base_separation + carom_dot(d, contact->normal);
     }
+    carom_contact_note_points(contact);
     return true;
 }
 
@@ -379,6 +376,7 @@ static void update_contact(const carom_world* world, carom_contact* contact, dou
         /* farther apart than the speculative distance on one axis: the separating axis test
          * would find no point either, so skip it */
         contact->point_count = 0;
+        contact->points_touch = false;
         return;
     }
     carom_manifold manifold = compute_manifold(shape_a, body_a->transform, shape_b,
@@ -387,6 +385,7 @@ static void update_contact(const carom_world* world, carom_contact* contact, dou
     contact->normal = manifold.normal;
     contact->point_count = manifold.point_count;
     if (manifold.point_count == 0) {
+        contact->points_touch = false;
         return; /* most pairs: the points' cache lines are left alone */
     }
     carom_contact_point old_points[2];
@@ -409,6 +408,7 @@ static void update_contact(const carom_world* world, carom_contact* contact, dou
             }
         }
     }
+    carom_contact_note_points(contact);
 }
 
 /* The pre-solve callback's verdict on a contact with points (carom_world_set_pre_solve), asked

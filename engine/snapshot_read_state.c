@@ -78,6 +78,7 @@ static void set_contact_head(carom_contact* c, const scene_view* view, int id, i
     c->friction = 0.0;
     c->restitution = 0.0;
     c->material_revision = 0; /* mixed from the shapes at the next update, as when made */
+    c->points_touch = false;  /* noted when the points are read */
     c->point_count = flags & 3;
     c->touching = (flags & CONTACT_TOUCHING) != 0;
     c->disabled = false; /* the pre-solve callback decides again at the next step */
@@ -236,6 +237,7 @@ static void read_contact_carefully(reader* r, const scene_view* view, carom_cont
                                   ? get_number(r, -CAROM_MAX_MAGNITUDE, "separation of contact", id)
                                   : cp->separation;
     }
+    carom_contact_note_points(c);
 }
 
 /* ---- Fast readers, for the records a rollback has thousands of -----------------------------
@@ -404,6 +406,7 @@ static bool take_contact(const uint8_t** cursor, const scene_view* view, carom_c
              valid_magnitude(cp->normal_impulse) && cp->normal_impulse >= 0.0 &&
              valid_magnitude(cp->tangent_impulse);
     }
+    carom_contact_note_points(c);
     *cursor = p;
     return ok;
 }

@@ -14,10 +14,10 @@
  * (body->rest_energy is raised to it): energy gained once, by a push during the rest or a roll
  * down a slight slope, no longer counts as falling once it stops growing. Counted from the rests'
  * start forever, it kept a ball rolling on at 1 cm/s awake for good, and with it every pile it
- * later rolled into (the 2,000-ball rain slept after 1,164 steps; now after 355).
+ * later rolled into (the 2,000-ball rain slept after 1,164 steps; now after 430).
  * This replaced a per-step test on each body's acceleration (reset the timer when the velocity
  * changed faster than threshold / time_to_sleep), which the jiggle of a settling pile tripped
- * for seconds: the 40-row pyramid slept after 4.1 s; it now sleeps after 1.7 s, and the ball
+ * for seconds: the 40-row pyramid slept after 4.1 s; it now sleeps after 1.68 s, and the ball
  * still rolls off.
  *
  * Only awake bodies and the contacts of awake bodies are visited (world->awake_bodies,
@@ -160,13 +160,23 @@ static void put_to_sleep(carom_world* world, carom_body* body, int island) {
     arrput(world->islands[island].bodies, body->id);
 }
 
+/* Whether a rest of sleep_time covers time_to_sleep. The rest is a sum of step lengths, which
+ * rounds: thirty steps of 1/60 s add up to 0.49999999999999994 s in doubles, and compared
+ * exactly with 0.5 s every island waited a 31st step (Box2D v3, summing floats, reaches 0.5 s in
+ * 30). A billionth of time_to_sleep is far more than the rounding of any number of steps and
+ * far less than any step. */
+static bool rested_long_enough(const carom_world* world, double sleep_time) {
+    const double time_to_sleep = world->def.time_to_sleep;
+    return sleep_time >= time_to_sleep - 1e-9 * time_to_sleep;
+}
+
 /* Whether any awake dynamic body has rested long enough to sleep; and any kinematic body. */
 static bool any_ready_to_sleep(const carom_world* world, bool* any_kinematic) {
     bool ready = false;
     *any_kinematic = false;
     for (int k = 0; k < (int)arrlen(world->awake_bodies); ++k) {
         const carom_body* body = &world->bodies[world->awake_bodies[k]];
-        ready = ready || (awake_dynamic(body) && body->sleep_time >= world->def.time_to_sleep);
+        ready = ready || (awake_dynamic(body) && rested_long_enough(world, body->sleep_time));
         *any_kinematic = *any_kinematic || body->type == CAROM_BODY_KINEMATIC;
     }
     return ready;
@@ -199,7 +209,6 @@ void carom_sleep_step(carom_world* world) {
         world->sleep_island_of_root[i] = -1;
     }
     link_islands(world, parent);
-    const double time_to_sleep = world->def.time_to_sleep;
     for (int i = 0; i < count; ++i) {
         if (awake_dynamic(&world->bodies[i])) {
             int root = find_root(parent, i);
@@ -214,7 +223,7 @@ void carom_sleep_step(carom_world* world) {
             continue;
         }
         int root = find_root(parent, i);
-        if (world->sleep_min_time[root] < time_to_sleep) {
+        if (!rested_long_enough(world, world->sleep_min_time[root])) {
             continue; /* not all rested long enough */
         }
         if (world->sleep_energy_gain[root] > 0.0) {

@@ -56,13 +56,34 @@ Test(sleep, settled_pyramid_of_twenty_rows_is_fully_asleep_within_a_second_and_a
 }
 
 /* Box2D v3 puts this pyramid to sleep after 94 steps at the same thresholds (0.05 m/s, 0.5 s);
- * carom after 102 (docs/solver.md). Before the energy test it took 4.1 s. */
+ * carom after 101 (docs/solver.md). Before the energy test it took 4.1 s. */
 Test(sleep, settled_pyramid_of_forty_rows_is_fully_asleep_within_two_seconds) {
     pyramid p = make_pyramid(40);
     double t = step_until_asleep(p.world, 2.0);
     cr_log_info("pyramid of 820 boxes fully asleep after %.2f s", t);
     cr_assert_gt(t, 0.0, "still %d bodies awake after 2 s", awake_count(p.world));
     free_pyramid(&p);
+}
+
+/* A body at rest sleeps once it has rested time_to_sleep (0.5 s), whatever the step: its rest is
+ * a sum of steps, which rounds (thirty steps of 1/60 s add up to 0.49999999999999994 s), and
+ * compared exactly every island waited one step more than time_to_sleep. */
+Test(sleep, a_body_at_rest_sleeps_after_exactly_time_to_sleep) {
+    const int steps_per_second[] = {10, 30, 60, 120, 240};
+    for (int k = 0; k < 5; ++k) {
+        carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
+        carom_body_id box =
+            test_make_box(world, carom_v2(0.0, 0.0), 0.5, 0.5, 0.0, 0.6, 0.0);
+        const double dt = 1.0 / steps_per_second[k];
+        const int rest_steps = steps_per_second[k] / 2; /* 0.5 s */
+        test_step(world, dt, rest_steps - 1);
+        cr_assert(carom_body_is_awake(box), "asleep after %d steps of 1/%d s, before 0.5 s",
+                  rest_steps - 1, steps_per_second[k]);
+        test_step(world, dt, 1);
+        cr_assert(!carom_body_is_awake(box), "still awake after %d steps of 1/%d s (0.5 s)",
+                  rest_steps, steps_per_second[k]);
+        carom_destroy_world(world);
+    }
 }
 
 Test(sleep, sleeping_bodies_do_not_move_at_all) {

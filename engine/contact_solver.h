@@ -32,54 +32,106 @@ typedef struct carom_state_mass {
     double inv_mass, inv_inertia;
 } carom_state_mass;
 
-/* The doubles of a constraint, each stored as `lanes` consecutive values in its group. A
+/* The fields of a constraint, each stored as `lanes` consecutive values in its group. A
  * group's size is what every pass streams through the caches (a pile of tens of thousands of
  * contacts does not fit in them), so it holds only what the substep loops read, in the order
  * of how many passes read it: first what the warm start reads too, then what only the solve
  * and relax passes read, so that the warm start streams a group's first lines and stops. A
- * point's fields come in two runs, one in each part: carom_contact_point_field() finds them.
- * Whether a lane may use the 2x2 block, whether it has a second point and whether a point
- * pushed are bits of the lane's flags (below); the block's matrix, which only lanes whose points
- * are alike read (few, in a pile), and what only restitution and the hit events read are in a
- * group of their own (the cold fields). */
+ * point's fields come in runs, carom_contact_point_field() and carom_contact_point_float()
+ * find them. Whether a lane may use the 2x2 block, whether it has a second point and whether a
+ * point pushed are bits of the lane's flags (below); the block's matrix, which only lanes whose
+ * points are alike read (few, in a pile), and what only restitution and the hit events read are
+ * in a group of their own (the cold fields).
+ *
+ * Each field is stored as a double or as a float; the kernels compute in double either way (a
+ * float field is widened exactly when read, and rounded to the nearest float when written:
+ * lanes.h's lane_load_float, the same operation at every width). What is stored as a float,
+ * and why (the physics tests decide: tests/test_solver.c, test_stacking.c, test_joint*.c,
+ * test_continuous*.c, test_extreme.c pass with these in floats):
+ * - the normal, the anchors, the base separation and the friction: geometry and a coefficient,
+ *   within a float's range at every scale carom accepts (CAROM_MAX_MAGNITUDE, base.h), and 24
+ *   bits of them (6e-8 of a lever arm, of a depth) are far below the slop and the springs;
+ * - the tangent masses: a friction impulse is clamped to the cone anyway, and a mass ratio's
+ *   extreme range (below) only rounds a tangent mass too small to matter to 0 (no friction);
+ * and what stays a double:
+ * - the inverse masses and inertias: an inertia reaches 1e60 (CAROM_MAX_MAGNITUDE's densities
+ *   and sizes), beyond a float, and a zero says the body does not move;
+ * - the accumulated impulses: a mass times a speed reaches 1e48, beyond a float (stored as
+ *   floats, test_extreme.c's random extreme worlds went non-finite, 280 of 1,500);
+ * - the normal masses: the bounce (restitution) is solved with them, and in floats the
+ *   elastic collision of two balls missed the textbook velocities by 2e-8, where
+ *   tests/test_solver.c asks for 1e-9. */
 enum carom_contact_field {
     /* read by the warm start, the solve and the relax passes */
-    CAROM_CF_NORMAL_X,
-    CAROM_CF_NORMAL_Y,
     CAROM_CF_INV_MASS_A,
     CAROM_CF_INV_INERTIA_A,
     CAROM_CF_INV_MASS_B,
     CAROM_CF_INV_INERTIA_B,
-    CAROM_CF_WARM_POINT1, /* the first point's warm start fields; the second's
+    CAROM_CF_WARM_POINT1, /* the first point's warm start doubles; the second's
                              CAROM_CF_WARM_POINT_STRIDE on */
     CAROM_CF_NORMAL_IMPULSE = CAROM_CF_WARM_POINT1, /* accumulated (N s) */
     CAROM_CF_TANGENT_IMPULSE,
-    CAROM_CF_ANCHOR_A_X, /* point relative to A's center of mass, world frame */
-    CAROM_CF_ANCHOR_A_Y,
-    CAROM_CF_ANCHOR_B_X,
-    CAROM_CF_ANCHOR_B_Y,
     CAROM_CF_WARM_POINT_END,
     CAROM_CF_WARM_POINT_STRIDE = CAROM_CF_WARM_POINT_END - CAROM_CF_WARM_POINT1,
+    CAROM_CF_WARM_COUNT = CAROM_CF_WARM_POINT1 + 2 * CAROM_CF_WARM_POINT_STRIDE,
     /* read by the solve and relax passes only */
-    CAROM_CF_FRICTION = CAROM_CF_WARM_POINT1 + 2 * CAROM_CF_WARM_POINT_STRIDE,
-    CAROM_CF_SOLVE_POINT1, /* the first point's other fields; the second's
-                              CAROM_CF_SOLVE_POINT_STRIDE on */
-    CAROM_CF_BASE_SEPARATION = CAROM_CF_SOLVE_POINT1, /* at the start of the step (m) */
-    CAROM_CF_NORMAL_MASS,
-    CAROM_CF_TANGENT_MASS,
+    CAROM_CF_SOLVE_POINT1 = CAROM_CF_WARM_COUNT, /* the first point's other doubles; the
+                                                    second's CAROM_CF_SOLVE_POINT_STRIDE on */
+    CAROM_CF_NORMAL_MASS = CAROM_CF_SOLVE_POINT1,
     CAROM_CF_SOLVE_POINT_END,
     CAROM_CF_SOLVE_POINT_STRIDE = CAROM_CF_SOLVE_POINT_END - CAROM_CF_SOLVE_POINT1,
     CAROM_CF_COUNT = CAROM_CF_SOLVE_POINT1 + 2 * CAROM_CF_SOLVE_POINT_STRIDE
 };
 
+/* The float fields, in the same two parts. */
+enum carom_contact_float_field {
+    /* read by the warm start, the solve and the relax passes */
+    CAROM_CFF_NORMAL_X,
+    CAROM_CFF_NORMAL_Y,
+    CAROM_CFF_WARM_POINT1, /* the first point's warm start floats; the second's
+                              CAROM_CFF_WARM_POINT_STRIDE on */
+    CAROM_CFF_ANCHOR_A_X = CAROM_CFF_WARM_POINT1, /* point relative to A's center of mass,
+                                                     world frame */
+    CAROM_CFF_ANCHOR_A_Y,
+    CAROM_CFF_ANCHOR_B_X,
+    CAROM_CFF_ANCHOR_B_Y,
+    CAROM_CFF_WARM_POINT_END,
+    CAROM_CFF_WARM_POINT_STRIDE = CAROM_CFF_WARM_POINT_END - CAROM_CFF_WARM_POINT1,
+    CAROM_CFF_WARM_COUNT = CAROM_CFF_WARM_POINT1 + 2 * CAROM_CFF_WARM_POINT_STRIDE,
+    /* read by the solve and relax passes only */
+    CAROM_CFF_FRICTION = CAROM_CFF_WARM_COUNT,
+    CAROM_CFF_SOLVE_POINT1, /* the first point's other floats; the second's
+                               CAROM_CFF_SOLVE_POINT_STRIDE on */
+    CAROM_CFF_BASE_SEPARATION = CAROM_CFF_SOLVE_POINT1, /* at the start of the step (m) */
+    CAROM_CFF_TANGENT_MASS,
+    CAROM_CFF_SOLVE_POINT_END,
+    CAROM_CFF_SOLVE_POINT_STRIDE = CAROM_CFF_SOLVE_POINT_END - CAROM_CFF_SOLVE_POINT1,
+    CAROM_CFF_COUNT = CAROM_CFF_SOLVE_POINT1 + 2 * CAROM_CFF_SOLVE_POINT_STRIDE
+};
+
+/* The doubles after the warm start's floats start on 8 bytes at every width. */
+_Static_assert(CAROM_CFF_WARM_COUNT % 2 == 0, "the warm start's floats end on 8 bytes");
+
 /* The field of point 0 or 1 whose first point's field is `field` (a point field above). */
 static inline int carom_contact_point_field(int field, int point) {
-    return field + point * (field < CAROM_CF_FRICTION ? CAROM_CF_WARM_POINT_STRIDE
-                                                      : CAROM_CF_SOLVE_POINT_STRIDE);
+    return field + point * (field < CAROM_CF_WARM_COUNT ? CAROM_CF_WARM_POINT_STRIDE
+                                                        : CAROM_CF_SOLVE_POINT_STRIDE);
 }
 
+static inline int carom_contact_point_float(int field, int point) {
+    return field + point * (field < CAROM_CFF_WARM_COUNT ? CAROM_CFF_WARM_POINT_STRIDE
+                                                         : CAROM_CFF_SOLVE_POINT_STRIDE);
+}
+
+/* Where a field starts in a group of `lanes`, in bytes: the ints (below), the warm start's
+ * doubles, its floats, the solve's doubles, its floats. */
+static inline size_t carom_contact_field_offset(int lanes, int field);
+static inline size_t carom_contact_float_offset(int lanes, int field);
+
 /* The cold fields: each group has a cold group beside it, in an array of their own in the same
- * order, with `lanes` doubles of each. */
+ * order, with `lanes` doubles of each. They stay doubles: the bounce is worked out from all of
+ * them (the elastic collision tests ask for 1e-9), and they are read once a step, in the
+ * restitution pass, so floats would save little streaming. */
 enum carom_contact_cold_field {
     CAROM_CC_RESTITUTION,
     CAROM_CC_RELATIVE_VELOCITY1, /* normal approach velocity before the step (m/s), per point */
@@ -117,17 +169,35 @@ enum {
 };
 
 /* A group of `lanes` constraints: first four int32 per lane (state A, state B, flags, and one
- * unused, so that the doubles after them start on a cache line), then the doubles, rounded up
- * to 64 bytes so every group starts on a cache line. The ints come first because every pass
- * reads them: the warm start then reads one run of lines from a group's start. A state is
- * named by where it starts in the solver's states array, in doubles (8 a state), as an
- * unsigned 32-bit number: so a step moves at most 2^29 bodies (CAROM_MAX_BODIES). */
+ * unused, so that the fields after them start on 16 bytes a lane), then the fields (above),
+ * rounded up to 64 bytes so every group starts on a cache line. The ints come first because
+ * every pass reads them: the warm start then reads one run of lines from a group's start. A
+ * state is named by where it starts in the solver's states array, in doubles (8 a state), as
+ * an unsigned 32-bit number: so a step moves at most 2^29 bodies (CAROM_MAX_BODIES). */
 enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_COUNT = 4 };
+
+static inline size_t carom_contact_field_offset(int lanes, int field) {
+    size_t n = (size_t)lanes;
+    size_t start = CAROM_CI_COUNT * sizeof(int32_t) * n;
+    if (field < CAROM_CF_WARM_COUNT) {
+        return start + (size_t)field * sizeof(double) * n;
+    }
+    return start + CAROM_CFF_WARM_COUNT * sizeof(float) * n + (size_t)field * sizeof(double) * n;
+}
+
+static inline size_t carom_contact_float_offset(int lanes, int field) {
+    size_t n = (size_t)lanes;
+    size_t start = CAROM_CI_COUNT * sizeof(int32_t) * n;
+    if (field < CAROM_CFF_WARM_COUNT) {
+        return start + CAROM_CF_WARM_COUNT * sizeof(double) * n + (size_t)field * sizeof(float) * n;
+    }
+    return start + CAROM_CF_COUNT * sizeof(double) * n + (size_t)field * sizeof(float) * n;
+}
 
 /* Bytes of one group of `lanes` constraints. */
 static inline size_t carom_contact_group_size(int lanes) {
-    size_t bytes =
-        (size_t)lanes * (CAROM_CI_COUNT * sizeof(int32_t) + CAROM_CF_COUNT * sizeof(double));
+    size_t bytes = (size_t)lanes * (CAROM_CI_COUNT * sizeof(int32_t) +
+                                    CAROM_CF_COUNT * sizeof(double) + CAROM_CFF_COUNT * sizeof(float));
     return (bytes + 63) & ~(size_t)63;
 }
 
@@ -137,10 +207,13 @@ static inline int32_t* carom_contact_ints(void* group, int lanes) {
     return (int32_t*)group;
 }
 
-/* A field of lane `lane` in a group of `lanes`. */
+/* A double field of lane `lane` in a group of `lanes`, and a float field. */
 static inline double* carom_contact_field(void* group, int lanes, int field, int lane) {
-    return (double*)((int32_t*)group + (size_t)CAROM_CI_COUNT * (size_t)lanes) +
-           (size_t)field * (size_t)lanes + (size_t)lane;
+    return (double*)((unsigned char*)group + carom_contact_field_offset(lanes, field)) + lane;
+}
+
+static inline float* carom_contact_float(void* group, int lanes, int field, int lane) {
+    return (float*)((unsigned char*)group + carom_contact_float_offset(lanes, field)) + lane;
 }
 
 /* The settings of one pass over the constraints. */

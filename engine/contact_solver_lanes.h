@@ -236,23 +236,32 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
 
 /* A group viewed as lane values, with its cold group. */
 typedef struct group_view {
-    double* base;
+    unsigned char* base; /* the group's first byte */
     int32_t* ints;
     const double* cold;
 } group_view;
 
 static CAROM_FORCE_INLINE group_view view(void* group, const double* cold) {
-    group_view g = {carom_contact_field(group, LANES, 0, 0), carom_contact_ints(group, LANES),
-                    cold};
+    group_view g = {group, carom_contact_ints(group, LANES), cold};
     return g;
 }
 
+/* A double field (contact_solver.h's carom_contact_field) as lane values, and back. */
 static CAROM_FORCE_INLINE lane_d get(group_view g, int field) {
-    return lane_load(g.base + field * LANES);
+    return lane_load((const double*)(g.base + carom_contact_field_offset(LANES, field)));
 }
 
 static CAROM_FORCE_INLINE void put(group_view g, int field, lane_d value) {
-    lane_store(g.base + field * LANES, value);
+    lane_store((double*)(g.base + carom_contact_field_offset(LANES, field)), value);
+}
+
+/* A float field (carom_contact_float_field) widened to lane values, and back rounded. */
+static CAROM_FORCE_INLINE lane_d get_float(group_view g, int field) {
+    return lane_load_float((const float*)(g.base + carom_contact_float_offset(LANES, field)));
+}
+
+static CAROM_FORCE_INLINE void put_float(group_view g, int field, lane_d value) {
+    lane_store_float((float*)(g.base + carom_contact_float_offset(LANES, field)), value);
 }
 
 /* A cold field as lane values. */
@@ -262,6 +271,8 @@ static CAROM_FORCE_INLINE lane_d get_cold(group_view g, int field) {
 
 /* The point's field: point 0 or 1. */
 #define PF(point, field) carom_contact_point_field((field), (point))
+/* The point's float field. */
+#define PFF(point, field) carom_contact_point_float((field), (point))
 
 typedef struct constraint_lanes {
     lane_d nx, ny;
@@ -269,7 +280,7 @@ typedef struct constraint_lanes {
 } constraint_lanes;
 
 static CAROM_FORCE_INLINE constraint_lanes load_constraint(group_view g) {
-    constraint_lanes c = {get(g, CAROM_CF_NORMAL_X),   get(g, CAROM_CF_NORMAL_Y),
+    constraint_lanes c = {get_float(g, CAROM_CFF_NORMAL_X), get_float(g, CAROM_CFF_NORMAL_Y),
                           get(g, CAROM_CF_INV_MASS_A), get(g, CAROM_CF_INV_INERTIA_A),
                           get(g, CAROM_CF_INV_MASS_B), get(g, CAROM_CF_INV_INERTIA_B)};
     return c;
@@ -280,9 +291,10 @@ typedef struct point_lanes {
 } point_lanes;
 
 static CAROM_FORCE_INLINE point_lanes load_point(group_view g, int point) {
-    point_lanes p = {get(g, PF(point, CAROM_CF_ANCHOR_A_X)), get(g, PF(point, CAROM_CF_ANCHOR_A_Y)),
-                     get(g, PF(point, CAROM_CF_ANCHOR_B_X)),
-                     get(g, PF(point, CAROM_CF_ANCHOR_B_Y))};
+    point_lanes p = {get_float(g, PFF(point, CAROM_CFF_ANCHOR_A_X)),
+                     get_float(g, PFF(point, CAROM_CFF_ANCHOR_A_Y)),
+                     get_float(g, PFF(point, CAROM_CFF_ANCHOR_B_X)),
+                     get_float(g, PFF(point, CAROM_CFF_ANCHOR_B_Y))};
     return p;
 }
 
@@ -658,8 +670,8 @@ static CAROM_FORCE_INLINE void solve_single_points(group_view g, body_lanes* a, 
     c = reread_constraint(&g);
     p = load_point(g, 0);
     lane_d tangent_impulse = get(g, PF(0, CAROM_CF_TANGENT_IMPULSE));
-    solve_friction(a, b, &c, &p, get(g, CAROM_CF_FRICTION), get(g, PF(0, CAROM_CF_TANGENT_MASS)),
-                   normal, &tangent_impulse);
+    solve_friction(a, b, &c, &p, get_float(g, CAROM_CFF_FRICTION),
+                   get_float(g, PFF(0, CAROM_CFF_TANGENT_MASS)), normal, &tangent_impulse);
     put(g, PF(0, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
 }
 
@@ -667,7 +679,7 @@ static CAROM_FORCE_INLINE void solve_single_points(group_view g, body_lanes* a, 
  * motion since moved the points along n. Only this reads the bodies' motion. */
 static CAROM_FORCE_INLINE void separations(group_view g, const body_lanes* a, const body_lanes* b,
                                            int points, lane_d* separation) {
-    lane_d nx = get(g, CAROM_CF_NORMAL_X), ny = get(g, CAROM_CF_NORMAL_Y);
+    lane_d nx = get_float(g, CAROM_CFF_NORMAL_X), ny = get_float(g, CAROM_CFF_NORMAL_Y);
     lane_d shift = nx * (b->dpx - a->dpx) + ny * (b->dpy - a->dpy);
     lane_d turn_ax = (a->dqc * nx + a->dqs * ny) - nx;
     lane_d turn_ay = (-a->dqs * nx + a->dqc * ny) - ny;
@@ -675,7 +687,7 @@ static CAROM_FORCE_INLINE void separations(group_view g, const body_lanes* a, co
     lane_d turn_by = (-b->dqs * nx + b->dqc * ny) - ny;
     for (int j = 0; j < points; ++j) {
         point_lanes p = load_point(g, j);
-        separation[j] = get(g, PF(j, CAROM_CF_BASE_SEPARATION)) + shift +
+        separation[j] = get_float(g, PFF(j, CAROM_CFF_BASE_SEPARATION)) + shift +
                         (turn_bx * p.rbx + turn_by * p.rby) - (turn_ax * p.rax + turn_ay * p.ray);
     }
 }
@@ -713,10 +725,10 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
         for (int j = 0; j < 2; ++j) {
             constraint_lanes c = reread_constraint(&g);
             point_lanes p = load_point(g, j);
-            lane_d friction = get(g, CAROM_CF_FRICTION);
+            lane_d friction = get_float(g, CAROM_CFF_FRICTION);
             lane_d normal_impulse = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
             lane_d tangent_impulse = get(g, PF(j, CAROM_CF_TANGENT_IMPULSE));
-            lane_d tangent_mass = get(g, PF(j, CAROM_CF_TANGENT_MASS));
+            lane_d tangent_mass = get_float(g, PFF(j, CAROM_CFF_TANGENT_MASS));
             if (j == 0 || all_second) {
                 solve_friction(&a, &b, &c, &p, friction, tangent_mass, normal_impulse,
                                &tangent_impulse);
@@ -913,29 +925,43 @@ static void restitution_groups(void* groups, const double* colds, int count,
  * Once per constraint per step; here rather than in contact_solver.c so that every field's
  * address is a constant of the width. */
 
-/* Field `field` of lane `lane` (the doubles of a group or of a cold group). */
-#define LANE_FIELD(doubles, field, lane) (((double*)(doubles))[(field)*LANES + (lane)])
+/* Double field `field` of lane `lane` in a group, float field `field`, and a cold field. */
+#define LANE_FIELD(group, field, lane)                                                             \
+    (((double*)((unsigned char*)(group) + carom_contact_field_offset(LANES, (field))))[(lane)])
+#define LANE_FLOAT(group, field, lane)                                                             \
+    (((float*)((unsigned char*)(group) + carom_contact_float_offset(LANES, (field))))[(lane)])
+#define COLD_FIELD(cold, field, lane) ((cold)[(field)*LANES + (lane)])
 /* Field `field` of the point (0 or 1) of lane `lane`. */
-#define POINT_FIELD(doubles, field, point, lane)                                                   \
-    LANE_FIELD((doubles), carom_contact_point_field((field), (point)), (lane))
+#define POINT_FIELD(group, field, point, lane)                                                     \
+    LANE_FIELD((group), carom_contact_point_field((field), (point)), (lane))
+#define POINT_FLOAT(group, field, point, lane)                                                     \
+    LANE_FLOAT((group), carom_contact_point_float((field), (point)), (lane))
 
-static void clear_point(double* fields, double* cold, int lane, int point) {
+static void clear_point(unsigned char* group, double* cold, int lane, int point) {
     for (int field = CAROM_CF_WARM_POINT1; field < CAROM_CF_WARM_POINT_END; ++field) {
-        POINT_FIELD(fields, field, point, lane) = 0.0;
+        POINT_FIELD(group, field, point, lane) = 0.0;
     }
     for (int field = CAROM_CF_SOLVE_POINT1; field < CAROM_CF_SOLVE_POINT_END; ++field) {
-        POINT_FIELD(fields, field, point, lane) = 0.0;
+        POINT_FIELD(group, field, point, lane) = 0.0;
     }
-    LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) = 0.0;
+    for (int field = CAROM_CFF_WARM_POINT1; field < CAROM_CFF_WARM_POINT_END; ++field) {
+        POINT_FLOAT(group, field, point, lane) = 0.0f;
+    }
+    for (int field = CAROM_CFF_SOLVE_POINT1; field < CAROM_CFF_SOLVE_POINT_END; ++field) {
+        POINT_FLOAT(group, field, point, lane) = 0.0f;
+    }
+    COLD_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) = 0.0;
 }
 
 static void clear_lane(void* group, double* cold, int lane) {
-    double* fields = carom_contact_field(group, LANES, 0, 0);
     for (int field = 0; field < CAROM_CF_COUNT; ++field) {
-        LANE_FIELD(fields, field, lane) = 0.0;
+        LANE_FIELD(group, field, lane) = 0.0;
+    }
+    for (int field = 0; field < CAROM_CFF_COUNT; ++field) {
+        LANE_FLOAT(group, field, lane) = 0.0f;
     }
     for (int field = 0; field < CAROM_CC_COUNT; ++field) {
-        LANE_FIELD(cold, field, lane) = 0.0;
+        COLD_FIELD(cold, field, lane) = 0.0;
     }
     int32_t* ints = carom_contact_ints(group, LANES);
     for (int k = 0; k < CAROM_CI_COUNT; ++k) {
@@ -945,26 +971,27 @@ static void clear_lane(void* group, double* cold, int lane) {
 
 /* A lane's own point: its fields, and its approach before the step, for restitution and hit
  * events (from the bodies' velocities before the step, which only the preparation sees). The
- * group's and the cold group's doubles are written through restrict pointers: they never
- * overlap the contact and states read, and without the promise each store made the compiler
- * read those again. */
-static CAROM_FORCE_INLINE void prepare_point(double* restrict fields, double* restrict cold,
+ * group and the cold group are written through restrict pointers: they never overlap the
+ * contact and states read, and without the promise each store made the compiler read those
+ * again. The float fields are rounded to the nearest float here (the casts), as the kernels'
+ * put_float rounds (the same conversion). */
+static CAROM_FORCE_INLINE void prepare_point(unsigned char* restrict group, double* restrict cold,
                                              int lane, int point, const carom_contact_point* mp,
                                              carom_vec2 normal, const carom_contact_input* in) {
     carom_vec2 ra = mp->anchor_a;
     carom_vec2 rb = mp->anchor_b;
-    POINT_FIELD(fields, CAROM_CF_ANCHOR_A_X, point, lane) = ra.x;
-    POINT_FIELD(fields, CAROM_CF_ANCHOR_A_Y, point, lane) = ra.y;
-    POINT_FIELD(fields, CAROM_CF_ANCHOR_B_X, point, lane) = rb.x;
-    POINT_FIELD(fields, CAROM_CF_ANCHOR_B_Y, point, lane) = rb.y;
-    POINT_FIELD(fields, CAROM_CF_BASE_SEPARATION, point, lane) = mp->separation;
-    POINT_FIELD(fields, CAROM_CF_NORMAL_IMPULSE, point, lane) = mp->normal_impulse;
-    POINT_FIELD(fields, CAROM_CF_TANGENT_IMPULSE, point, lane) = mp->tangent_impulse;
+    POINT_FLOAT(group, CAROM_CFF_ANCHOR_A_X, point, lane) = (float)ra.x;
+    POINT_FLOAT(group, CAROM_CFF_ANCHOR_A_Y, point, lane) = (float)ra.y;
+    POINT_FLOAT(group, CAROM_CFF_ANCHOR_B_X, point, lane) = (float)rb.x;
+    POINT_FLOAT(group, CAROM_CFF_ANCHOR_B_Y, point, lane) = (float)rb.y;
+    POINT_FLOAT(group, CAROM_CFF_BASE_SEPARATION, point, lane) = (float)mp->separation;
+    POINT_FIELD(group, CAROM_CF_NORMAL_IMPULSE, point, lane) = mp->normal_impulse;
+    POINT_FIELD(group, CAROM_CF_TANGENT_IMPULSE, point, lane) = mp->tangent_impulse;
     const carom_body_state* sa = in->body_a;
     const carom_body_state* sb = in->body_b;
     carom_vec2 va = carom_add(sa->linear_velocity, carom_cross_sv(sa->angular_velocity, ra));
     carom_vec2 vb = carom_add(sb->linear_velocity, carom_cross_sv(sb->angular_velocity, rb));
-    LANE_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) =
+    COLD_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) =
         carom_dot(normal, carom_sub(vb, va));
 }
 
@@ -972,30 +999,30 @@ static CAROM_FORCE_INLINE void prepare_point(double* restrict fields, double* re
  * is worked out from those fields alone (the effective masses, the block) is left to
  * finish_group, a group at a time in lane values, in the step's first warm start, which reads
  * those fields anyway: lane by lane it was most of this function's instructions. */
-static void prepare_lane(void* group, double* restrict cold, int lane,
+static void prepare_lane(void* group_memory, double* restrict cold, int lane,
                          const carom_contact_input* in) {
     const carom_contact* contact = in->contact;
     double ima = in->mass_a.inv_mass, imb = in->mass_b.inv_mass;
-    int32_t* ints = carom_contact_ints(group, LANES);
-    double* restrict fields = carom_contact_field(group, LANES, 0, 0);
+    int32_t* ints = carom_contact_ints(group_memory, LANES);
+    unsigned char* restrict group = group_memory;
     ints[CAROM_CI_STATE_A * LANES + lane] = (int32_t)((uint32_t)in->state_a * CAROM_STATE_DOUBLES);
     ints[CAROM_CI_STATE_B * LANES + lane] = (int32_t)((uint32_t)in->state_b * CAROM_STATE_DOUBLES);
-    LANE_FIELD(fields, CAROM_CF_NORMAL_X, lane) = contact->normal.x;
-    LANE_FIELD(fields, CAROM_CF_NORMAL_Y, lane) = contact->normal.y;
-    LANE_FIELD(fields, CAROM_CF_FRICTION, lane) = contact->friction;
-    LANE_FIELD(cold, CAROM_CC_RESTITUTION, lane) = contact->restitution;
-    LANE_FIELD(fields, CAROM_CF_INV_MASS_A, lane) = ima;
-    LANE_FIELD(fields, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
-    LANE_FIELD(fields, CAROM_CF_INV_MASS_B, lane) = imb;
-    LANE_FIELD(fields, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    prepare_point(fields, cold, lane, 0, &contact->points[0], contact->normal, in);
+    LANE_FLOAT(group, CAROM_CFF_NORMAL_X, lane) = (float)contact->normal.x;
+    LANE_FLOAT(group, CAROM_CFF_NORMAL_Y, lane) = (float)contact->normal.y;
+    LANE_FLOAT(group, CAROM_CFF_FRICTION, lane) = (float)contact->friction;
+    COLD_FIELD(cold, CAROM_CC_RESTITUTION, lane) = contact->restitution;
+    LANE_FIELD(group, CAROM_CF_INV_MASS_A, lane) = ima;
+    LANE_FIELD(group, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
+    LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = imb;
+    LANE_FIELD(group, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
+    prepare_point(group, cold, lane, 0, &contact->points[0], contact->normal, in);
     bool two_points = contact->point_count == 2;
     if (two_points) {
-        prepare_point(fields, cold, lane, 1, &contact->points[1], contact->normal, in);
+        prepare_point(group, cold, lane, 1, &contact->points[1], contact->normal, in);
     } else {
-        clear_point(fields, cold, lane, 1); /* a second point with no mass: pushes nothing */
+        clear_point(group, cold, lane, 1); /* a second point with no mass: pushes nothing */
         for (int field = CAROM_CC_INV_K11; field <= CAROM_CC_INV_K22; ++field) {
-            LANE_FIELD(cold, field, lane) = 0.0; /* and no block */
+            COLD_FIELD(cold, field, lane) = 0.0; /* and no block */
         }
     }
     /* no point has pushed yet this step */
@@ -1005,7 +1032,10 @@ static void prepare_lane(void* group, double* restrict cold, int lane,
     ints[3 * LANES + lane] = 0;
 }
 #undef POINT_FIELD
+#undef POINT_FLOAT
 #undef LANE_FIELD
+#undef LANE_FLOAT
+#undef COLD_FIELD
 
 /* A point's effective masses, and what the block takes from it: its anchors across the normal
  * and its normal mass's inverse. The operations, in order, of the scalar
@@ -1043,7 +1073,7 @@ static CAROM_FORCE_INLINE void finish_group(group_view g, double* cold) {
     lane_mask two = lane_flag_mask(flags, CAROM_CF_TWO_POINTS);
     point_masses m0 = masses_of(&c, &p0);
     put(g, PF(0, CAROM_CF_NORMAL_MASS), m0.normal_mass);
-    put(g, PF(0, CAROM_CF_TANGENT_MASS), m0.tangent_mass);
+    put_float(g, PFF(0, CAROM_CFF_TANGENT_MASS), m0.tangent_mass);
     if (!lane_any(two)) {
         /* one point in every lane (circles): prepare_lane cleared the second point and the
          * block's matrix, and there are no flags to add */
@@ -1053,7 +1083,7 @@ static CAROM_FORCE_INLINE void finish_group(group_view g, double* cold) {
     point_masses m1 = masses_of(&c, &p1);
     lane_d normal_mass1 = lane_select(two, m1.normal_mass, lane_zero());
     put(g, PF(1, CAROM_CF_NORMAL_MASS), normal_mass1);
-    put(g, PF(1, CAROM_CF_TANGENT_MASS), lane_select(two, m1.tangent_mass, lane_zero()));
+    put_float(g, PFF(1, CAROM_CFF_TANGENT_MASS), lane_select(two, m1.tangent_mass, lane_zero()));
 
     lane_d mass = c.inv_mass_a + c.inv_mass_b;
     lane_d k11 = m0.k_normal, k22 = m1.k_normal;

@@ -238,4 +238,61 @@ static CAROM_FORCE_INLINE void lane_store(double* p, lane_d value) {
     __builtin_memcpy(p, &value, sizeof(value));
 }
 
+/* A lane value from CAROM_LANES consecutive floats, each widened to double (exact), and back,
+ * each rounded to the nearest float: for the fields a group stores in single precision
+ * (contact_solver.h). Both are IEEE conversions, correctly rounded in the default rounding mode
+ * on every target (cvtps2pd/cvtpd2ps on x86, SSE in the i686 build too, fcvtl/fcvtn on NEON,
+ * promote/demote in WebAssembly), so lane k gives the bits the scalar casts give. */
+#if CAROM_LANES == 1
+static CAROM_FORCE_INLINE lane_d lane_load_float(const float* p) {
+    return (double)*p;
+}
+
+static CAROM_FORCE_INLINE void lane_store_float(float* p, lane_d value) {
+    *p = (float)value;
+}
+#else
+typedef float lane_f __attribute__((vector_size(4 * CAROM_LANES)));
+
+/* With SSE2, AVX and AVX-512 one load and one conversion (gcc made the generic conversion
+ * below two-float halves put together: twice the instructions of the solve pass's loads). */
+static CAROM_FORCE_INLINE lane_d lane_load_float(const float* p) {
+    lane_d result;
+#if CAROM_LANES == 8 && defined(__AVX512F__)
+    __m512d wide = _mm512_cvtps_pd(_mm256_loadu_ps(p));
+    __builtin_memcpy(&result, &wide, sizeof(result));
+#elif CAROM_LANES == 4 && defined(__AVX__)
+    __m256d wide = _mm256_cvtps_pd(_mm_loadu_ps(p));
+    __builtin_memcpy(&result, &wide, sizeof(result));
+#elif CAROM_LANES == 2 && defined(__SSE2__)
+    __m128d wide = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(const void*)p)));
+    __builtin_memcpy(&result, &wide, sizeof(result));
+#else
+    lane_f value;
+    __builtin_memcpy(&value, p, sizeof(value));
+    result = __builtin_convertvector(value, lane_d);
+#endif
+    return result;
+}
+
+static CAROM_FORCE_INLINE void lane_store_float(float* p, lane_d value) {
+#if CAROM_LANES == 8 && defined(__AVX512F__)
+    __m512d wide;
+    __builtin_memcpy(&wide, &value, sizeof(wide));
+    _mm256_storeu_ps(p, _mm512_cvtpd_ps(wide));
+#elif CAROM_LANES == 4 && defined(__AVX__)
+    __m256d wide;
+    __builtin_memcpy(&wide, &value, sizeof(wide));
+    _mm_storeu_ps(p, _mm256_cvtpd_ps(wide));
+#elif CAROM_LANES == 2 && defined(__SSE2__)
+    __m128d wide;
+    __builtin_memcpy(&wide, &value, sizeof(wide));
+    _mm_storel_epi64((__m128i*)(void*)p, _mm_castps_si128(_mm_cvtpd_ps(wide)));
+#else
+    lane_f narrow = __builtin_convertvector(value, lane_f);
+    __builtin_memcpy(p, &narrow, sizeof(narrow));
+#endif
+}
+#endif
+
 #endif

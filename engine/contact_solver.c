@@ -365,7 +365,7 @@ static void allocate_groups(carom_solver* solver, int lanes, int group_count, in
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings) {
     carom_solver* solver = &world->solver;
     /* the lanes name states by their first double in 32 bits (contact_solver.h): the last of
-     * CAROM_MAX_BODIES states starts at double 2^32 - 8, and carom_create_body refuses more */
+     * CAROM_MAX_BODIES states starts at double 2^31 - 4, and carom_create_body refuses more */
     CAROM_ASSERT(solver->moving_count <= CAROM_MAX_BODIES);
     collect_constraints(world);
     int count = (int)arrlen(solver->constraint_contacts);
@@ -477,9 +477,10 @@ void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* 
                                 bool use_bias) {
     carom_solver* solver = &world->solver;
     carom_contact_kernel_lanes1.solve(solver->overflow, solver->overflow_colds,
-                                      solver->overflow_count, solver->states, settings, use_bias);
+                                      solver->overflow_count, solver->states,
+                                      solver->delta_positions, settings, use_bias);
     solver->kernel->solve(solver->groups, solver->colds, solver->group_count, solver->states,
-                          settings, use_bias);
+                          solver->delta_positions, settings, use_bias);
 }
 
 void carom_contact_solver_restitution(carom_world* world) {

@@ -172,7 +172,7 @@ enum {
  * unused, so that the fields after them start on 16 bytes a lane), then the fields (above),
  * rounded up to 64 bytes so every group starts on a cache line. The ints come first because
  * every pass reads them: the warm start then reads one run of lines from a group's start. A
- * state is named by where it starts in the solver's states array, in doubles (8 a state), as
+ * state is named by where it starts in the solver's states array, in doubles (4 a state), as
  * an unsigned 32-bit number: so a step moves at most 2^29 bodies (CAROM_MAX_BODIES). */
 enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_COUNT = 4 };
 
@@ -263,7 +263,8 @@ typedef struct carom_contact_kernel {
      * softly, without (the relax pass) only velocities are corrected. `colds` are the groups'
      * cold groups (the block's matrix). */
     void (*solve)(void* groups, const double* colds, int count, carom_body_state* states,
-                  const carom_solve_settings* settings, bool use_bias);
+                  const carom_vec2* delta_positions, const carom_solve_settings* settings,
+                  bool use_bias);
     /* Bounce points that approached faster than threshold (m/s) and pushed; `colds` are the
      * groups' cold groups. */
     void (*restitution)(void* groups, const double* colds, int count, carom_body_state* states,

@@ -28,15 +28,20 @@ typedef struct body_lanes {
     lane_d vx, vy, w; /* velocity */
     lane_d dpx, dpy;  /* motion of the center this step */
     lane_d dqc, dqs;  /* rotation this step */
+    lane_d turn_bits; /* on x86's transposing widths: the states' turn floats as they were read,
+                       * written back unchanged with the velocity (store4); unused elsewhere */
 } body_lanes;
 
 /* A group's lanes name their bodies' states by where each starts in the states array, counted
  * in doubles (CAROM_STATE_DOUBLES a state; contact_solver.h): a lane's state is then one
  * unsigned load and one scaled address away, where a state index took a sign extension and a
- * shift more, per lane, 16 times a group in every pass. */
+ * shift more, per lane, 16 times a group in every pass. A state's motion this step is in the
+ * delta_positions array, two doubles a state: at half that count. */
 enum { CAROM_STATE_DOUBLES = (int)(sizeof(carom_body_state) / sizeof(double)) };
 _Static_assert(sizeof(carom_body_state) == CAROM_STATE_DOUBLES * sizeof(double),
                "a body state is a whole number of doubles");
+_Static_assert(CAROM_STATE_DOUBLES == 2 * (int)(sizeof(carom_vec2) / sizeof(double)),
+               "a state's motion starts at half its state's start");
 
 static CAROM_FORCE_INLINE const carom_body_state* state_at(const carom_body_state* states,
                                                            const int32_t* starts, int lane) {
@@ -48,18 +53,26 @@ static CAROM_FORCE_INLINE carom_body_state* state_to_write(carom_body_state* sta
     return (carom_body_state*)((double*)states + (uint32_t)starts[lane]);
 }
 
+static CAROM_FORCE_INLINE const double* motion_at(const carom_vec2* delta_positions,
+                                                  const int32_t* starts, int lane) {
+    return (const double*)delta_positions + ((uint32_t)starts[lane] >> 1);
+}
+
 /* Gathering a group's bodies into lane values, and scattering their velocities back, is pure
- * data movement: each width may do it its own way (transposes on x86, lane by lane elsewhere)
- * without touching a result bit. A state is {vx, vy, w, dpx | dpy, dqc, dqs, delta_angle}, one
- * cache line. Scatter writes only the lanes whose flags allow it: constraints of one colour may
- * share a static or kinematic body, never a body they write. */
+ * data movement, and the widening of the turn's floats (exact): each width may do it its own way
+ * (transposes on x86, lane by lane elsewhere) without touching a result bit. A state is
+ * {vx, vy, w, turn.c | turn.s}, half a cache line; the motion {dpx, dpy} is read from
+ * delta_positions. Scatter writes only the lanes whose flags allow it: constraints of one colour
+ * may share a static or kinematic body, never a body they write. */
 #if LANES == 1
 
-static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states, const int32_t* index) {
+static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states,
+                                            const carom_vec2* delta_positions,
+                                            const int32_t* index) {
     const carom_body_state* s = state_at(states, index, 0);
-    body_lanes b = {s->linear_velocity.x, s->linear_velocity.y, s->angular_velocity,
-                    s->delta_position.x,  s->delta_position.y,  s->delta_rotation.c,
-                    s->delta_rotation.s};
+    const double* dp = motion_at(delta_positions, index, 0);
+    body_lanes b = {s->linear_velocity.x, s->linear_velocity.y, s->angular_velocity, dp[0], dp[1],
+                    s->turn.c, s->turn.s, 0.0};
     return b;
 }
 
@@ -67,7 +80,7 @@ static CAROM_FORCE_INLINE body_lanes gather_velocities(const carom_body_state* s
                                                        const int32_t* index) {
     const carom_body_state* s = state_at(states, index, 0);
     body_lanes b = {
-        s->linear_velocity.x, s->linear_velocity.y, s->angular_velocity, 0.0, 0.0, 1.0, 0.0};
+        s->linear_velocity.x, s->linear_velocity.y, s->angular_velocity, 0.0, 0.0, 1.0, 0.0, 0.0};
     return b;
 }
 
@@ -98,14 +111,34 @@ static CAROM_FORCE_INLINE void transpose4(__m256d r0, __m256d r1, __m256d r2, __
     *c3 = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
 
-/* Half 0 or 1 of four states (index[0..3]) as four columns. */
-static CAROM_FORCE_INLINE void load4(const carom_body_state* states, const int32_t* index, int half,
+/* Four states (index[0..3]) as four columns: vx, vy, w and the turn's float pairs. */
+static CAROM_FORCE_INLINE void load4(const carom_body_state* states, const int32_t* index,
                                      __m256d* c) {
-    transpose4(_mm256_loadu_pd(&state_at(states, index, 0)->linear_velocity.x + 4 * half),
-               _mm256_loadu_pd(&state_at(states, index, 1)->linear_velocity.x + 4 * half),
-               _mm256_loadu_pd(&state_at(states, index, 2)->linear_velocity.x + 4 * half),
-               _mm256_loadu_pd(&state_at(states, index, 3)->linear_velocity.x + 4 * half), &c[0],
-               &c[1], &c[2], &c[3]);
+    transpose4(_mm256_loadu_pd(&state_at(states, index, 0)->linear_velocity.x),
+               _mm256_loadu_pd(&state_at(states, index, 1)->linear_velocity.x),
+               _mm256_loadu_pd(&state_at(states, index, 2)->linear_velocity.x),
+               _mm256_loadu_pd(&state_at(states, index, 3)->linear_velocity.x), &c[0], &c[1],
+               &c[2], &c[3]);
+}
+
+/* The turn's float pairs of four lanes widened: c[0] the cosines, c[1] the sines. */
+static CAROM_FORCE_INLINE void widen_turns4(__m256d pairs, __m256d* c) {
+    __m256 evens_then_odds = _mm256_permutevar8x32_ps(_mm256_castpd_ps(pairs),
+                                                      _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    c[0] = _mm256_cvtps_pd(_mm256_castps256_ps128(evens_then_odds));
+    c[1] = _mm256_cvtps_pd(_mm256_extractf128_ps(evens_then_odds, 1));
+}
+
+/* The motion of four lanes: c[0] the dpx, c[1] the dpy. */
+static CAROM_FORCE_INLINE void load_motion4(const carom_vec2* delta_positions, const int32_t* index,
+                                            __m256d* c) {
+    __m256d lo = _mm256_set_m128d(_mm_loadu_pd(motion_at(delta_positions, index, 1)),
+                                  _mm_loadu_pd(motion_at(delta_positions, index, 0)));
+    __m256d hi = _mm256_set_m128d(_mm_loadu_pd(motion_at(delta_positions, index, 3)),
+                                  _mm_loadu_pd(motion_at(delta_positions, index, 2)));
+    /* x0 x2 x1 x3 and y0 y2 y1 y3, put in lane order */
+    c[0] = _mm256_permute4x64_pd(_mm256_unpacklo_pd(lo, hi), 0xd8);
+    c[1] = _mm256_permute4x64_pd(_mm256_unpackhi_pd(lo, hi), 0xd8);
 }
 
 #if LANES == 4
@@ -115,55 +148,63 @@ static CAROM_FORCE_INLINE void load4(const carom_body_state* states, const int32
 #endif
 
 static CAROM_FORCE_INLINE body_lanes gather_halves(const carom_body_state* states,
+                                                   const carom_vec2* delta_positions,
                                                    const int32_t* index, bool motion) {
     __m256d lo[4];
 #if LANES == 8
     __m256d hi[4];
 #endif
     body_lanes b;
-    load4(states, index, 0, lo);
+    load4(states, index, lo);
 #if LANES == 8
-    load4(states, index + 4, 0, hi);
+    load4(states, index + 4, hi);
 #endif
     b.vx = COLUMNS(lo[0], hi[0]);
     b.vy = COLUMNS(lo[1], hi[1]);
     b.w = COLUMNS(lo[2], hi[2]);
-    b.dpx = COLUMNS(lo[3], hi[3]);
+    b.turn_bits = COLUMNS(lo[3], hi[3]);
     if (motion) {
-        load4(states, index, 1, lo);
+        widen_turns4(lo[3], lo);
 #if LANES == 8
-        load4(states, index + 4, 1, hi);
+        widen_turns4(hi[3], hi);
 #endif
-        b.dpy = COLUMNS(lo[0], hi[0]);
-        b.dqc = COLUMNS(lo[1], hi[1]);
-        b.dqs = COLUMNS(lo[2], hi[2]);
-    } else { /* dpx stays: scatter writes it back with the velocity (store4) */
-        b.dpy = b.dqs = lane_zero();
+        b.dqc = COLUMNS(lo[0], hi[0]);
+        b.dqs = COLUMNS(lo[1], hi[1]);
+        load_motion4(delta_positions, index, lo);
+#if LANES == 8
+        load_motion4(delta_positions, index + 4, hi);
+#endif
+        b.dpx = COLUMNS(lo[0], hi[0]);
+        b.dpy = COLUMNS(lo[1], hi[1]);
+    } else {
+        b.dpx = b.dpy = b.dqs = lane_zero();
         b.dqc = lane_splat(1.0);
     }
     return b;
 }
 
-static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states, const int32_t* index) {
-    return gather_halves(states, index, true);
+static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states,
+                                            const carom_vec2* delta_positions,
+                                            const int32_t* index) {
+    return gather_halves(states, delta_positions, index, true);
 }
 
 static CAROM_FORCE_INLINE body_lanes gather_velocities(const carom_body_state* states,
                                                        const int32_t* index) {
-    return gather_halves(states, index, false);
+    return gather_halves(states, NULL, index, false);
 }
 
-/* {vx, vy, w} of four lanes back into their states, as the first half of each state whole
- * with the dpx the gather read: one store a state, where a store of two doubles and one of a
- * third took three instructions more. No contact pass changes dpx (only integrate_positions
- * does, between passes), and the gather read it from the same line: the bits written are the
- * ones there. (Reading dpx afresh for it, just before the store, stalled on store forwarding
- * and was once a quarter of the solver's time.) */
+/* {vx, vy, w} of four lanes back into their states, each state whole with the turn's floats
+ * the gather read: one store a state, where a store of two doubles and one of a third took
+ * three instructions more. No contact pass changes the turn (only integrate_positions does,
+ * between passes), and the gather read it from the same line: the bits written are the ones
+ * there. (Reading them afresh, just before the store, stalled on store forwarding and was once
+ * a quarter of the solver's time.) */
 static CAROM_FORCE_INLINE void store4(carom_body_state* states, const int32_t* index,
                                       const int32_t* flags, int32_t write_flag, __m256d vx,
-                                      __m256d vy, __m256d w, __m256d dpx) {
+                                      __m256d vy, __m256d w, __m256d turn_bits) {
     __m256d r[4];
-    transpose4(vx, vy, w, dpx, &r[0], &r[1], &r[2], &r[3]);
+    transpose4(vx, vy, w, turn_bits, &r[0], &r[1], &r[2], &r[3]);
     for (int l = 0; l < 4; ++l) {
         if (flags[l] & write_flag) {
             _mm256_storeu_pd(&state_to_write(states, index, l)->linear_velocity.x, r[l]);
@@ -175,14 +216,14 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
                                        const int32_t* flags, int32_t write_flag,
                                        const body_lanes* b) {
 #if LANES == 4
-    store4(states, index, flags, write_flag, b->vx, b->vy, b->w, b->dpx);
+    store4(states, index, flags, write_flag, b->vx, b->vy, b->w, b->turn_bits);
 #else
     store4(states, index, flags, write_flag, _mm512_castpd512_pd256(b->vx),
            _mm512_castpd512_pd256(b->vy), _mm512_castpd512_pd256(b->w),
-           _mm512_castpd512_pd256(b->dpx));
+           _mm512_castpd512_pd256(b->turn_bits));
     store4(states, index + 4, flags + 4, write_flag, _mm512_extractf64x4_pd(b->vx, 1),
            _mm512_extractf64x4_pd(b->vy, 1), _mm512_extractf64x4_pd(b->w, 1),
-           _mm512_extractf64x4_pd(b->dpx, 1));
+           _mm512_extractf64x4_pd(b->turn_bits, 1));
 #endif
 }
 #undef COLUMNS
@@ -190,6 +231,7 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
 #else /* any other width: lane by lane */
 
 static CAROM_FORCE_INLINE body_lanes gather_halves(const carom_body_state* states,
+                                                   const carom_vec2* delta_positions,
                                                    const int32_t* index, bool motion) {
     body_lanes b;
     for (int l = 0; l < LANES; ++l) {
@@ -198,26 +240,30 @@ static CAROM_FORCE_INLINE body_lanes gather_halves(const carom_body_state* state
         b.vy[l] = s->linear_velocity.y;
         b.w[l] = s->angular_velocity;
         if (motion) {
-            b.dpx[l] = s->delta_position.x;
-            b.dpy[l] = s->delta_position.y;
-            b.dqc[l] = s->delta_rotation.c;
-            b.dqs[l] = s->delta_rotation.s;
+            const double* dp = motion_at(delta_positions, index, l);
+            b.dpx[l] = dp[0];
+            b.dpy[l] = dp[1];
+            b.dqc[l] = s->turn.c;
+            b.dqs[l] = s->turn.s;
         }
     }
     if (!motion) {
         b.dpx = b.dpy = b.dqs = lane_zero();
         b.dqc = lane_splat(1.0);
     }
+    b.turn_bits = lane_zero();
     return b;
 }
 
-static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states, const int32_t* index) {
-    return gather_halves(states, index, true);
+static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states,
+                                            const carom_vec2* delta_positions,
+                                            const int32_t* index) {
+    return gather_halves(states, delta_positions, index, true);
 }
 
 static CAROM_FORCE_INLINE body_lanes gather_velocities(const carom_body_state* states,
                                                        const int32_t* index) {
-    return gather_halves(states, index, false);
+    return gather_halves(states, NULL, index, false);
 }
 
 static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* index,
@@ -695,10 +741,11 @@ static CAROM_FORCE_INLINE void separations(group_view g, const body_lanes* a, co
 /* One pass over a group: all_second is a constant where it is inlined, so that groups whose
  * constraints all have two points (piles of boxes) run without a mask. */
 static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* states,
+                                              const carom_vec2* delta_positions,
                                               const carom_solve_settings* settings, bool use_bias,
                                               int points, lane_mask second, bool all_second) {
-    body_lanes a = gather(states, g.ints + CAROM_CI_STATE_A * LANES);
-    body_lanes b = gather(states, g.ints + CAROM_CI_STATE_B * LANES);
+    body_lanes a = gather(states, delta_positions, g.ints + CAROM_CI_STATE_A * LANES);
+    body_lanes b = gather(states, delta_positions, g.ints + CAROM_CI_STATE_B * LANES);
     separation_lanes sep;
     separations(g, &a, &b, points, sep.s);
 
@@ -761,27 +808,30 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
  * 4,000-ball rain's step took 10 % longer for it). */
 static __attribute__((noinline)) void
 solve_group_with_single_points(const group_view* view_of_group, carom_body_state* states,
+                               const carom_vec2* delta_positions,
                                const carom_solve_settings* settings, bool use_bias,
                                lane_mask second) {
     group_view g = *view_of_group;
     if (lane_any(second)) {
-        solve_group_of(g, states, settings, use_bias, 2, second, false);
+        solve_group_of(g, states, delta_positions, settings, use_bias, 2, second, false);
     } else {
-        solve_group_of(g, states, settings, use_bias, 1, second, false);
+        solve_group_of(g, states, delta_positions, settings, use_bias, 1, second, false);
     }
 }
 
 static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* states,
+                                           const carom_vec2* delta_positions,
                                            const carom_solve_settings* settings, bool use_bias) {
     lane_mask second = second_points_by_mass(g);
     if (lane_all(second)) {
-        solve_group_of(g, states, settings, use_bias, 2, second, true);
+        solve_group_of(g, states, delta_positions, settings, use_bias, 2, second, true);
     } else {
-        solve_group_with_single_points(&g, states, settings, use_bias, second);
+        solve_group_with_single_points(&g, states, delta_positions, settings, use_bias, second);
     }
 }
 
 static void solve_groups(void* groups, const double* colds, int count, carom_body_state* states,
+                         const carom_vec2* delta_positions,
                          const carom_solve_settings* settings, bool use_bias) {
     char* bytes = groups;
     size_t stride = carom_contact_group_size(LANES);
@@ -789,11 +839,13 @@ static void solve_groups(void* groups, const double* colds, int count, carom_bod
     if (use_bias) {
         for (int i = 0; i < count; ++i) {
             solve_group(view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride), states,
+                        delta_positions,
                         settings, true);
         }
     } else {
         for (int i = 0; i < count; ++i) {
             solve_group(view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride), states,
+                        delta_positions,
                         settings, false);
         }
     }
@@ -847,8 +899,8 @@ static CAROM_FORCE_INLINE lane_d limit_bounce(body_lanes* a, body_lanes* b, cons
     lane_mask b_moves = lane_greater(c->inv_mass_b, zero);
     lane_d ux = lane_select(a_moves, lane_select(b_moves, zero, b0->vx), a0->vx);
     lane_d uy = lane_select(a_moves, lane_select(b_moves, zero, b0->vy), a0->vy);
-    body_lanes da = {a->vx - a0->vx, a->vy - a0->vy, a->w - a0->w, zero, zero, zero, zero};
-    body_lanes db = {b->vx - b0->vx, b->vy - b0->vy, b->w - b0->w, zero, zero, zero, zero};
+    body_lanes da = {a->vx - a0->vx, a->vy - a0->vy, a->w - a0->w, zero, zero, zero, zero, zero};
+    body_lanes db = {b->vx - b0->vx, b->vy - b0->vy, b->w - b0->w, zero, zero, zero, zero, zero};
     lane_d added = pair_energy(a, b, mass, ux, uy) - pair_energy(a0, b0, mass, ux, uy);
     lane_d quadratic = pair_energy(&da, &db, mass, zero, zero);
     lane_d linear = added - quadratic;

@@ -149,7 +149,7 @@ typedef struct carom_joint_context {
                                  CAROM_JOINT_MAX_CORRECTION_SPEED */
     double max_hertz;         /* the stiffest spring the substeps resolve: a quarter of their
                                  rate */
-    carom_body_state* states; /* the solver's states */
+    carom_state_arrays states; /* the solver's states and motion this step */
 } carom_joint_context;
 
 /* ---- joint.c: lifecycle ------------------------------------------------------------------ */
@@ -248,7 +248,8 @@ typedef struct carom_joint_velocities {
 } carom_joint_velocities;
 
 static inline carom_joint_velocities carom_joint_read_velocities(const carom_joint* joint,
-                                                                 const carom_body_state* states) {
+                                                                 carom_state_arrays arrays) {
+    const carom_body_state* states = arrays.states;
     carom_joint_velocities v = {
         states[joint->state_a].linear_velocity, states[joint->state_a].angular_velocity,
         states[joint->state_b].linear_velocity, states[joint->state_b].angular_velocity};
@@ -257,8 +258,9 @@ static inline carom_joint_velocities carom_joint_read_velocities(const carom_joi
 
 /* Only bodies the joint moves are written: a kinematic body's velocity (or the shared rest
  * state) must keep its exact bits, -0.0 included. */
-static inline void carom_joint_write_velocities(const carom_joint* joint, carom_body_state* states,
+static inline void carom_joint_write_velocities(const carom_joint* joint, carom_state_arrays arrays,
                                                 const carom_joint_velocities* v) {
+    carom_body_state* states = arrays.states;
     if (joint->write_a) {
         states[joint->state_a].linear_velocity = v->linear_a;
         states[joint->state_a].angular_velocity = v->angular_a;
@@ -282,28 +284,28 @@ static inline void carom_joint_apply(const carom_joint* joint, carom_joint_veloc
 /* The anchors relative to the centers of mass now: the step's start anchors turned with the
  * bodies so far this step. */
 static inline carom_vec2 carom_joint_anchor_a(const carom_joint* joint,
-                                              const carom_body_state* states) {
-    return carom_rotate(states[joint->state_a].delta_rotation, joint->frame_a);
+                                              carom_state_arrays arrays) {
+    return carom_rotate(arrays.turns[joint->state_a].delta_rotation, joint->frame_a);
 }
 static inline carom_vec2 carom_joint_anchor_b(const carom_joint* joint,
-                                              const carom_body_state* states) {
-    return carom_rotate(states[joint->state_b].delta_rotation, joint->frame_b);
+                                              carom_state_arrays arrays) {
+    return carom_rotate(arrays.turns[joint->state_b].delta_rotation, joint->frame_b);
 }
 
 /* The vector from anchor A to anchor B now, given the anchors now. */
 static inline carom_vec2 carom_joint_separation(const carom_joint* joint,
-                                                const carom_body_state* states, carom_vec2 anchor_a,
+                                                carom_state_arrays arrays, carom_vec2 anchor_a,
                                                 carom_vec2 anchor_b) {
-    carom_vec2 moved =
-        carom_sub(states[joint->state_b].delta_position, states[joint->state_a].delta_position);
+    carom_vec2 moved = carom_sub(arrays.delta_positions[joint->state_b],
+                                 arrays.delta_positions[joint->state_a]);
     return carom_add(carom_add(joint->delta_center, moved), carom_sub(anchor_b, anchor_a));
 }
 
 /* The joint angle now: the angle at the start of the step plus what the bodies turned since. */
 static inline double carom_joint_angle_now(const carom_joint* joint,
-                                           const carom_body_state* states) {
+                                           carom_state_arrays arrays) {
     return joint->base_angle +
-           (states[joint->state_b].delta_angle - states[joint->state_a].delta_angle);
+           (arrays.turns[joint->state_b].delta_angle - arrays.turns[joint->state_a].delta_angle);
 }
 
 /* Velocity of anchor B relative to anchor A. */
@@ -444,13 +446,13 @@ typedef struct carom_slider_geometry {
 } carom_slider_geometry;
 
 static inline carom_slider_geometry carom_joint_slider_geometry(const carom_joint* joint,
-                                                                const carom_body_state* states,
+                                                                carom_state_arrays states,
                                                                 carom_vec2 axis) {
     carom_slider_geometry g;
     g.anchor_a = carom_joint_anchor_a(joint, states);
     g.anchor_b = carom_joint_anchor_b(joint, states);
     g.d = carom_joint_separation(joint, states, g.anchor_a, g.anchor_b);
-    g.axis = carom_rotate(states[joint->state_a].delta_rotation, axis);
+    g.axis = carom_rotate(states.turns[joint->state_a].delta_rotation, axis);
     g.perp = carom_left_perp(g.axis);
     carom_vec2 arm_a = carom_add(g.d, g.anchor_a);
     g.axial_a = carom_cross(arm_a, g.axis);

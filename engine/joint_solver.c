@@ -251,7 +251,8 @@ void carom_joint_solver_prepare(carom_world* world, double h) {
     context->rigid = carom_make_softness(hertz, world->def.joint_damping_ratio, h);
     context->max_push = CAROM_JOINT_MAX_CORRECTION_SPEED;
     context->max_hertz = 0.25 / h;
-    context->states = world->solver.states;
+    context->states = (carom_state_arrays){world->solver.states, world->solver.delta_positions,
+                                           world->solver.turns};
     refresh_awake_joints(world);
     for (int k = 0; k < (int)arrlen(world->awake_joints); ++k) {
         carom_joint* joint = &world->joints[world->awake_joints[k]];

@@ -61,6 +61,8 @@ carom_softness carom_make_softness(double hertz, double damping_ratio, double h)
 
 void carom_solver_destroy(carom_solver* solver) {
     arrfree(solver->states);
+    arrfree(solver->delta_positions);
+    arrfree(solver->turns);
     arrfree(solver->state_bodies);
     arrfree(solver->motions);
     arrfree(solver->masses);
@@ -98,8 +100,8 @@ static void gather_states(int begin, int end, int worker, void* context) {
         carom_body* body = &world->bodies[i];
         body->solver_index = k;
         solver->body_states[i] = k;
-        carom_body_state state = {body->linear_velocity, body->angular_velocity, {0.0, 0.0},
-                                  {1.0, 0.0}, 0.0};
+        carom_body_state state = {body->linear_velocity, body->angular_velocity, {1.0f, 0.0f}};
+        carom_body_turn turn = {{1.0, 0.0}, 0.0};
         carom_body_motion motion = {1.0, 1.0, {0.0, 0.0}, 0.0};
         if (body->type == CAROM_BODY_DYNAMIC) {
             motion.linear_damping = 1.0 / (1.0 + h * body->linear_damping);
@@ -111,6 +113,8 @@ static void gather_states(int begin, int end, int worker, void* context) {
             motion.angular_increment = h * body->inv_inertia * body->torque;
         }
         solver->states[k] = state;
+        solver->delta_positions[k] = carom_v2(0.0, 0.0);
+        solver->turns[k] = turn;
         solver->motions[k] = motion;
         solver->masses[k] = (carom_state_mass){body->inv_mass, body->inv_inertia};
         solver->state_bodies[k] = i;
@@ -134,13 +138,17 @@ static void gather_bodies(carom_world* world) {
     /* room for every awake body and the rest state, then written by index: cheaper than a
      * growth check per body */
     arrsetlen(solver->states, count + 1);
+    arrsetlen(solver->delta_positions, count + 1);
+    arrsetlen(solver->turns, count + 1);
     arrsetlen(solver->state_bodies, count);
     arrsetlen(solver->motions, count);
     arrsetlen(solver->masses, count + 1);
     carom_parallel_for(&world->tasks, gather_states, count, ITEMS_PER_RANGE, world);
     solver->moving_count = count;
-    carom_body_state rest = {{0.0, 0.0}, 0.0, {0.0, 0.0}, {1.0, 0.0}, 0.0};
+    carom_body_state rest = {{0.0, 0.0}, 0.0, {1.0f, 0.0f}};
     solver->states[count] = rest;
+    solver->delta_positions[count] = carom_v2(0.0, 0.0);
+    solver->turns[count] = (carom_body_turn){{1.0, 0.0}, 0.0};
     solver->masses[count] = (carom_state_mass){0.0, 0.0};
 }
 
@@ -183,9 +191,12 @@ static void integrate_positions(int begin, int end, int worker, void* context) {
     double h = solver->h;
     for (int i = begin; i < end; ++i) {
         carom_body_state* state = &solver->states[i];
-        state->delta_position = carom_mul_add(state->delta_position, h, state->linear_velocity);
-        state->delta_rotation = turn_rotation(state->delta_rotation, h * state->angular_velocity);
-        state->delta_angle += h * state->angular_velocity;
+        carom_body_turn* turn = &solver->turns[i];
+        solver->delta_positions[i] =
+            carom_mul_add(solver->delta_positions[i], h, state->linear_velocity);
+        turn->delta_rotation = turn_rotation(turn->delta_rotation, h * state->angular_velocity);
+        turn->delta_angle += h * state->angular_velocity;
+        state->turn = carom_round_rot(turn->delta_rotation);
     }
 }
 
@@ -285,14 +296,16 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
         body->sweep.local_center = body->local_center;
         body->sweep.c1 = body->center;
         body->sweep.q1 = body->transform.q;
-        body->sweep.delta_angle = state->delta_angle;
+        const carom_body_turn* turn = &solver->turns[i];
+        carom_vec2 delta_position = solver->delta_positions[i];
+        body->sweep.delta_angle = turn->delta_angle;
         body->linear_velocity = state->linear_velocity;
         body->angular_velocity = state->angular_velocity;
         carom_sleep_update_timer(world, body, dt);
-        body->center = carom_add(body->center, state->delta_position);
+        body->center = carom_add(body->center, delta_position);
         if (!body->fixed_rotation) { /* renormalising would move a fixed rotation's last bit */
             body->transform.q =
-                carom_normalize_rot(carom_mul_rot(state->delta_rotation, body->transform.q));
+                carom_normalize_rot(carom_mul_rot(turn->delta_rotation, body->transform.q));
         }
         carom_body_derive_origin(body);
         body->sweep.c2 = body->center;
@@ -300,7 +313,7 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
         body->torque = 0.0;
         bool left = carom_body_update_shape_aabbs(world, body);
         if (left) {
-            carom_body_find_fat_boxes(world, body, state->delta_position, solver->fat_boxes);
+            carom_body_find_fat_boxes(world, body, delta_position, solver->fat_boxes);
         }
         solver->leaves_fat_box[i] = left;
     }
@@ -375,7 +388,8 @@ static void run_color_range(int begin, int end, int worker, void* context) {
         break;
     case PASS_SOLVE:
     case PASS_RELAX:
-        kernel->solve(groups, colds, count, solver->states, p->settings, p->pass == PASS_SOLVE);
+        kernel->solve(groups, colds, count, solver->states, solver->delta_positions, p->settings,
+                      p->pass == PASS_SOLVE);
         break;
     case PASS_RESTITUTION:
         kernel->restitution(groups, colds, count, solver->states,
@@ -415,7 +429,7 @@ static void contact_pass(carom_world* world, enum contact_pass pass,
     case PASS_SOLVE:
     case PASS_RELAX:
         overflow->solve(solver->overflow, solver->overflow_colds, solver->overflow_count,
-                        solver->states, settings, pass == PASS_SOLVE);
+                        solver->states, solver->delta_positions, settings, pass == PASS_SOLVE);
         break;
     case PASS_RESTITUTION:
         overflow->restitution(solver->overflow, solver->overflow_colds, solver->overflow_count,

@@ -12,14 +12,46 @@
 
 typedef struct carom_world carom_world;
 
-/* The velocity and the motion so far in this step of a body the solver moves: one cache line. */
+/* What the contact kernels read of a body the solver moves: its velocity, and how far it has
+ * turned so far this step rounded to floats (from carom_body_turn's double rotation, once a
+ * substep, by integrate_positions). 32 bytes, half a cache line: a pile's solve gathers two
+ * bodies' states from a line where a state of 64 (the motion in doubles beside the velocity)
+ * took the whole line. The velocity stays double: the rounding to a float each pass lost what
+ * the physics tests measure (an elastic collision to 1e-9, a free body's exact velocity). The
+ * turn's components are within [-1, 1], so a float keeps them to 6e-8, and only the contact
+ * separations estimated inside a step read it; the body's rotation at the end of the step, the
+ * joints and continuous collision read the double one. */
+typedef struct carom_rotf {
+    float c, s;
+} carom_rotf;
+
 typedef struct carom_body_state {
     carom_vec2 linear_velocity;
     double angular_velocity;
-    carom_vec2 delta_position;
+    carom_rotf turn; /* carom_body_turn's delta_rotation, rounded to floats */
+} carom_body_state;
+
+_Static_assert(sizeof(carom_body_state) == 32, "a body state is half a cache line");
+
+/* The rotation so far this step, in doubles, for integrate_positions, the joints and the end
+ * of the step; the motion of the center so far is an array of its own (the kernels read it,
+ * and not this). */
+typedef struct carom_body_turn {
     carom_rot delta_rotation;
     double delta_angle; /* total turn this step (rad), for continuous collision's sweep */
-} carom_body_state;
+} carom_body_turn;
+
+static inline carom_rotf carom_round_rot(carom_rot q) {
+    carom_rotf r = {(float)q.c, (float)q.s};
+    return r;
+}
+
+/* The per-state arrays the joints read and write (joint.h), all indexed by state. */
+typedef struct carom_state_arrays {
+    carom_body_state* states;
+    const carom_vec2* delta_positions;
+    const carom_body_turn* turns;
+} carom_state_arrays;
 
 /* The speed limits (CAROM_MAX_SPEED, CAROM_MAX_ANGULAR_SPEED, base.h): a faster velocity is
  * scaled down to the limit, keeping its direction. A rule of the world, applied to the
@@ -64,6 +96,8 @@ enum carom_collect_flag {
 
 struct carom_solver {
     carom_body_state* states;   /* stb_ds array, reused; one rest state at the end */
+    carom_vec2* delta_positions; /* per state, the rest state's included: motion this step (m) */
+    carom_body_turn* turns;      /* per state, the rest state's included: turn this step */
     carom_body_motion* motions; /* per moving state */
     carom_state_mass* masses;   /* per state, the rest state's included */
     int* state_bodies;          /* body id of each moving state */

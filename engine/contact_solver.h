@@ -196,8 +196,9 @@ static inline size_t carom_contact_float_offset(int lanes, int field) {
 
 /* Bytes of one group of `lanes` constraints. */
 static inline size_t carom_contact_group_size(int lanes) {
-    size_t bytes = (size_t)lanes * (CAROM_CI_COUNT * sizeof(int32_t) +
-                                    CAROM_CF_COUNT * sizeof(double) + CAROM_CFF_COUNT * sizeof(float));
+    size_t bytes =
+        (size_t)lanes * (CAROM_CI_COUNT * sizeof(int32_t) + CAROM_CF_COUNT * sizeof(double) +
+                         CAROM_CFF_COUNT * sizeof(float));
     return (bytes + 63) & ~(size_t)63;
 }
 

@@ -71,8 +71,14 @@ static CAROM_FORCE_INLINE body_lanes gather(const carom_body_state* states,
                                             const int32_t* index) {
     const carom_body_state* s = state_at(states, index, 0);
     const double* dp = motion_at(delta_positions, index, 0);
-    body_lanes b = {s->linear_velocity.x, s->linear_velocity.y, s->angular_velocity, dp[0], dp[1],
-                    s->turn.c, s->turn.s, 0.0};
+    body_lanes b = {s->linear_velocity.x,
+                    s->linear_velocity.y,
+                    s->angular_velocity,
+                    dp[0],
+                    dp[1],
+                    s->turn.c,
+                    s->turn.s,
+                    0.0};
     return b;
 }
 
@@ -117,8 +123,8 @@ static CAROM_FORCE_INLINE void load4(const carom_body_state* states, const int32
     transpose4(_mm256_loadu_pd(&state_at(states, index, 0)->linear_velocity.x),
                _mm256_loadu_pd(&state_at(states, index, 1)->linear_velocity.x),
                _mm256_loadu_pd(&state_at(states, index, 2)->linear_velocity.x),
-               _mm256_loadu_pd(&state_at(states, index, 3)->linear_velocity.x), &c[0], &c[1],
-               &c[2], &c[3]);
+               _mm256_loadu_pd(&state_at(states, index, 3)->linear_velocity.x), &c[0], &c[1], &c[2],
+               &c[3]);
 }
 
 /* The turn's float pairs of four lanes widened: c[0] the cosines, c[1] the sines. */
@@ -327,8 +333,8 @@ typedef struct constraint_lanes {
 
 static CAROM_FORCE_INLINE constraint_lanes load_constraint(group_view g) {
     constraint_lanes c = {get_float(g, CAROM_CFF_NORMAL_X), get_float(g, CAROM_CFF_NORMAL_Y),
-                          get(g, CAROM_CF_INV_MASS_A), get(g, CAROM_CF_INV_INERTIA_A),
-                          get(g, CAROM_CF_INV_MASS_B), get(g, CAROM_CF_INV_INERTIA_B)};
+                          get(g, CAROM_CF_INV_MASS_A),      get(g, CAROM_CF_INV_INERTIA_A),
+                          get(g, CAROM_CF_INV_MASS_B),      get(g, CAROM_CF_INV_INERTIA_B)};
     return c;
 }
 
@@ -806,11 +812,9 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
  * stays as small as it was. The group's view comes by address: three pointers by value go
  * through the stack, and reading them back as one vector stalled on the stores just made (the
  * 4,000-ball rain's step took 10 % longer for it). */
-static __attribute__((noinline)) void
-solve_group_with_single_points(const group_view* view_of_group, carom_body_state* states,
-                               const carom_vec2* delta_positions,
-                               const carom_solve_settings* settings, bool use_bias,
-                               lane_mask second) {
+static __attribute__((noinline)) void solve_group_with_single_points(
+    const group_view* view_of_group, carom_body_state* states, const carom_vec2* delta_positions,
+    const carom_solve_settings* settings, bool use_bias, lane_mask second) {
     group_view g = *view_of_group;
     if (lane_any(second)) {
         solve_group_of(g, states, delta_positions, settings, use_bias, 2, second, false);
@@ -831,22 +835,20 @@ static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* state
 }
 
 static void solve_groups(void* groups, const double* colds, int count, carom_body_state* states,
-                         const carom_vec2* delta_positions,
-                         const carom_solve_settings* settings, bool use_bias) {
+                         const carom_vec2* delta_positions, const carom_solve_settings* settings,
+                         bool use_bias) {
     char* bytes = groups;
     size_t stride = carom_contact_group_size(LANES);
     size_t cold_stride = CAROM_CC_COUNT * LANES;
     if (use_bias) {
         for (int i = 0; i < count; ++i) {
             solve_group(view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride), states,
-                        delta_positions,
-                        settings, true);
+                        delta_positions, settings, true);
         }
     } else {
         for (int i = 0; i < count; ++i) {
             solve_group(view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride), states,
-                        delta_positions,
-                        settings, false);
+                        delta_positions, settings, false);
         }
     }
 }

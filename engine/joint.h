@@ -143,12 +143,12 @@ typedef struct carom_joint {
 
 /* What every joint's solve needs from the step. */
 typedef struct carom_joint_context {
-    double h, inv_h;          /* substep (s) and its inverse */
-    carom_softness rigid;     /* the world's joint softness: rigid joints, limits */
-    double max_push;          /* fastest position correction of a rigid row along a length (m/s):
-                                 CAROM_JOINT_MAX_CORRECTION_SPEED */
-    double max_hertz;         /* the stiffest spring the substeps resolve: a quarter of their
-                                 rate */
+    double h, inv_h;           /* substep (s) and its inverse */
+    carom_softness rigid;      /* the world's joint softness: rigid joints, limits */
+    double max_push;           /* fastest position correction of a rigid row along a length (m/s):
+                                  CAROM_JOINT_MAX_CORRECTION_SPEED */
+    double max_hertz;          /* the stiffest spring the substeps resolve: a quarter of their
+                                  rate */
     carom_state_arrays states; /* the solver's states and motion this step */
 } carom_joint_context;
 
@@ -283,27 +283,23 @@ static inline void carom_joint_apply(const carom_joint* joint, carom_joint_veloc
 
 /* The anchors relative to the centers of mass now: the step's start anchors turned with the
  * bodies so far this step. */
-static inline carom_vec2 carom_joint_anchor_a(const carom_joint* joint,
-                                              carom_state_arrays arrays) {
+static inline carom_vec2 carom_joint_anchor_a(const carom_joint* joint, carom_state_arrays arrays) {
     return carom_rotate(arrays.turns[joint->state_a].delta_rotation, joint->frame_a);
 }
-static inline carom_vec2 carom_joint_anchor_b(const carom_joint* joint,
-                                              carom_state_arrays arrays) {
+static inline carom_vec2 carom_joint_anchor_b(const carom_joint* joint, carom_state_arrays arrays) {
     return carom_rotate(arrays.turns[joint->state_b].delta_rotation, joint->frame_b);
 }
 
 /* The vector from anchor A to anchor B now, given the anchors now. */
-static inline carom_vec2 carom_joint_separation(const carom_joint* joint,
-                                                carom_state_arrays arrays, carom_vec2 anchor_a,
-                                                carom_vec2 anchor_b) {
-    carom_vec2 moved = carom_sub(arrays.delta_positions[joint->state_b],
-                                 arrays.delta_positions[joint->state_a]);
+static inline carom_vec2 carom_joint_separation(const carom_joint* joint, carom_state_arrays arrays,
+                                                carom_vec2 anchor_a, carom_vec2 anchor_b) {
+    carom_vec2 moved =
+        carom_sub(arrays.delta_positions[joint->state_b], arrays.delta_positions[joint->state_a]);
     return carom_add(carom_add(joint->delta_center, moved), carom_sub(anchor_b, anchor_a));
 }
 
 /* The joint angle now: the angle at the start of the step plus what the bodies turned since. */
-static inline double carom_joint_angle_now(const carom_joint* joint,
-                                           carom_state_arrays arrays) {
+static inline double carom_joint_angle_now(const carom_joint* joint, carom_state_arrays arrays) {
     return joint->base_angle +
            (arrays.turns[joint->state_b].delta_angle - arrays.turns[joint->state_a].delta_angle);
 }
@@ -445,14 +441,13 @@ typedef struct carom_slider_geometry {
     double perp_a, perp_b;   /* likewise across */
 } carom_slider_geometry;
 
-static inline carom_slider_geometry carom_joint_slider_geometry(const carom_joint* joint,
-                                                                carom_state_arrays states,
-                                                                carom_vec2 axis) {
+static inline carom_slider_geometry
+carom_joint_slider_geometry(const carom_joint* joint, carom_state_arrays arrays, carom_vec2 axis) {
     carom_slider_geometry g;
-    g.anchor_a = carom_joint_anchor_a(joint, states);
-    g.anchor_b = carom_joint_anchor_b(joint, states);
-    g.d = carom_joint_separation(joint, states, g.anchor_a, g.anchor_b);
-    g.axis = carom_rotate(states.turns[joint->state_a].delta_rotation, axis);
+    g.anchor_a = carom_joint_anchor_a(joint, arrays);
+    g.anchor_b = carom_joint_anchor_b(joint, arrays);
+    g.d = carom_joint_separation(joint, arrays, g.anchor_a, g.anchor_b);
+    g.axis = carom_rotate(arrays.turns[joint->state_a].delta_rotation, axis);
     g.perp = carom_left_perp(g.axis);
     carom_vec2 arm_a = carom_add(g.d, g.anchor_a);
     g.axial_a = carom_cross(arm_a, g.axis);

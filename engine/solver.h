@@ -96,8 +96,9 @@ enum carom_collect_flag {
 
 struct carom_solver {
     carom_body_state* states;   /* stb_ds array, reused; one rest state at the end */
-    carom_vec2* delta_positions; /* per state, the rest state's included: motion this step (m) */
-    carom_body_turn* turns;      /* per state, the rest state's included: turn this step */
+    /* per state, the rest state's included: the center's motion this step (m), and the turn */
+    carom_vec2* delta_positions;
+    carom_body_turn* turns;
     carom_body_motion* motions; /* per moving state */
     carom_state_mass* masses;   /* per state, the rest state's included */
     int* state_bodies;          /* body id of each moving state */

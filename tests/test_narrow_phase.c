@@ -611,14 +611,22 @@ Test(narrow_phase, a_contact_mixes_friction_by_geometric_mean_and_restitution_by
     }
 }
 
-Test(narrow_phase, changed_materials_reach_the_contact_at_the_next_collide) {
+/* Two overlapping unit boxes at rest in a world without gravity, each of friction 0.5 and
+ * restitution 0.1: the pair the material tests change. */
+static carom_world_id make_touching_boxes(carom_shape_id* sa, carom_shape_id* sb) {
     carom_world_id id = test_make_world(carom_v2(0.0, 0.0));
     carom_body_id a = make_body(id, CAROM_BODY_DYNAMIC, carom_v2(0.0, 0.0), 0.0,
                                 carom_v2(0.0, 0.0));
-    carom_shape_id sa = add_box(a, 0.5, 0.5, 0.5, 0.1);
+    *sa = add_box(a, 0.5, 0.5, 0.5, 0.1);
     carom_body_id b = make_body(id, CAROM_BODY_DYNAMIC, carom_v2(0.2, 0.95), 0.0,
                                 carom_v2(0.0, 0.0));
-    carom_shape_id sb = add_box(b, 0.5, 0.5, 0.5, 0.1);
+    *sb = add_box(b, 0.5, 0.5, 0.5, 0.1);
+    return id;
+}
+
+Test(narrow_phase, changed_materials_reach_the_contact_at_the_next_collide) {
+    carom_shape_id sa, sb;
+    carom_world_id id = make_touching_boxes(&sa, &sb);
     collide_now(id);
     const carom_contact* c = find_contact(world_of(id), sa, sb);
     cr_assert_not_null(c);
@@ -638,13 +646,8 @@ Test(narrow_phase, changed_materials_reach_the_contact_at_the_next_collide) {
  * was mixed at revision 1 and, as if 2^32 - 2 changes had gone by without updating it, the next
  * change wraps the count back to 1. */
 Test(narrow_phase, changed_materials_reach_the_contact_when_the_revision_wraps) {
-    carom_world_id id = test_make_world(carom_v2(0.0, 0.0));
-    carom_body_id a = make_body(id, CAROM_BODY_DYNAMIC, carom_v2(0.0, 0.0), 0.0,
-                                carom_v2(0.0, 0.0));
-    carom_shape_id sa = add_box(a, 0.5, 0.5, 0.5, 0.1);
-    carom_body_id b = make_body(id, CAROM_BODY_DYNAMIC, carom_v2(0.2, 0.95), 0.0,
-                                carom_v2(0.0, 0.0));
-    carom_shape_id sb = add_box(b, 0.5, 0.5, 0.5, 0.1);
+    carom_shape_id sa, sb;
+    carom_world_id id = make_touching_boxes(&sa, &sb);
     cr_assert_eq(world_of(id)->material_revision, 1u);
     collide_now(id);
     const carom_contact* c = find_contact(world_of(id), sa, sb);

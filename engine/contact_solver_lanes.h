@@ -980,10 +980,8 @@ static void restitution_groups(void* groups, const double* colds, int count,
  * address is a constant of the width. */
 
 /* Double field `field` of lane `lane` in a group, float field `field`, and a cold field. */
-#define LANE_FIELD(group, field, lane)                                                             \
-    (((double*)((unsigned char*)(group) + carom_contact_field_offset(LANES, (field))))[(lane)])
-#define LANE_FLOAT(group, field, lane)                                                             \
-    (((float*)((unsigned char*)(group) + carom_contact_float_offset(LANES, (field))))[(lane)])
+#define LANE_FIELD(group, field, lane) (*carom_contact_field((group), LANES, (field), (lane)))
+#define LANE_FLOAT(group, field, lane) (*carom_contact_float((group), LANES, (field), (lane)))
 #define COLD_FIELD(cold, field, lane) ((cold)[(field)*LANES + (lane)])
 /* Field `field` of the point (0 or 1) of lane `lane`. */
 #define POINT_FIELD(group, field, point, lane)                                                     \

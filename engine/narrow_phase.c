@@ -120,9 +120,13 @@ void carom_create_contacts(carom_world* world, const uint64_t* keys, int count) 
 }
 
 void carom_contact_note_points(carom_contact* contact) {
-    bool touch = contact->is_sensor && contact->point_count > 0;
-    for (int i = 0; i < contact->point_count && !contact->is_sensor; ++i) {
-        touch = touch || contact->points[i].separation <= CAROM_TOUCHING_DISTANCE;
+    bool touch = false;
+    if (contact->is_sensor) {
+        touch = contact->point_count > 0;
+    } else {
+        for (int i = 0; i < contact->point_count; ++i) {
+            touch = touch || contact->points[i].separation <= CAROM_TOUCHING_DISTANCE;
+        }
     }
     contact->points_touch = touch;
 }

@@ -160,24 +160,22 @@ _Static_assert(sizeof(((carom_contact*)0)->points) / sizeof(((carom_contact*)0)-
 /* First pass, per block of touching contacts: the states of each contact's bodies (the rest
  * state for a body the solver does not move), which of them it may change (dynamic ones; not
  * static, kinematic or sleeping bodies, which are only read), whether its touching is left to
- * the solver, and how many it keeps. */
+ * the solver, and how many it keeps. Read from the narrow phase's notes (world.h), not from the
+ * contacts. */
 static void mark_constraints(int begin, int end, int worker, void* context) {
     (void)worker;
     carom_world* world = context;
     carom_solver* solver = &world->solver;
     const int* body_states = solver->body_states;
-    const int* touching = world->touching_contacts;
+    const carom_touching_note* notes = world->touching_notes;
     int touching_count = (int)arrlen(world->touching_contacts);
     for (int block = begin; block < end; ++block) {
         int last = carom_block_end(block, COLLECT_BLOCK, touching_count);
         int kept = 0;
         for (int k = block * COLLECT_BLOCK; k < last; ++k) {
-            if (k + CONTACTS_AHEAD < last) {
-                __builtin_prefetch(&world->contacts[touching[k + CONTACTS_AHEAD]]);
-            }
-            const carom_contact* contact = &world->contacts[touching[k]];
-            int a = body_states[contact->edges[0].body];
-            int b = body_states[contact->edges[1].body];
+            const carom_touching_note* note = &notes[k];
+            int a = body_states[note->body_a];
+            int b = body_states[note->body_b];
             a = a >= 0 ? a : solver->moving_count;
             b = b >= 0 ? b : solver->moving_count;
             int flags = (solver->masses[a].inv_mass > 0.0 ? CAROM_COLLECT_MOVES_A : 0) |
@@ -186,8 +184,8 @@ static void mark_constraints(int begin, int end, int worker, void* context) {
                 flags |= CAROM_COLLECT_KEPT;
                 kept += 1;
             }
-            flags |= carom_contact_points_touch(contact) ? 0 : CAROM_COLLECT_SPECULATIVE;
-            flags |= contact->point_count << CAROM_COLLECT_POINTS_SHIFT;
+            flags |= note->points_touch ? 0 : CAROM_COLLECT_SPECULATIVE;
+            flags |= note->point_count << CAROM_COLLECT_POINTS_SHIFT;
             solver->collect_flags[k] = (unsigned char)flags;
             solver->collect_states[2 * k] = a;
             solver->collect_states[2 * k + 1] = b;

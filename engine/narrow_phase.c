@@ -447,28 +447,29 @@ static bool solver_needs(const carom_world* world, const carom_contact* contact)
             carom_body_is_active(&world->bodies[contact->edges[1].body]));
 }
 
-/* The bodies of a touching contact on the solver's list: something pushes them, so their
- * motion this step says little about the next one (fat boxes, body.c). body_a is -1 for a
- * contact that does not touch (note_bodies). */
-static inline void mark_pushed(carom_world* world, int body_a, int body_b) {
-    if (body_a < 0) {
-        return;
-    }
-    world->pushed_bodies[body_a] = 1;
-    world->pushed_bodies[body_b] = 1;
+/* A contact's note (world.h), taken while the contact is at hand. */
+static inline carom_touching_note note_contact(const carom_contact* contact) {
+    carom_touching_note note = {contact->edges[0].body, contact->edges[1].body,
+                                contact->point_count, carom_contact_points_touch(contact)};
+    return note;
 }
 
-static inline void mark_pushed_if_touching(carom_world* world, const carom_contact* contact) {
-    if (carom_contact_points_touch(contact)) {
-        mark_pushed(world, contact->edges[0].body, contact->edges[1].body);
+/* Onto the solver's list, with its note. The bodies of a touching contact there are pushed:
+ * their motion this step says little about the next one (fat boxes, body.c). A speculative
+ * contact pushes nothing yet. */
+static void list_touching(carom_world* world, int contact_id, carom_touching_note note) {
+    arrput(world->touching_contacts, contact_id);
+    arrput(world->touching_notes, note);
+    if (note.points_touch) {
+        world->pushed_bodies[note.body_a] = 1;
+        world->pushed_bodies[note.body_b] = 1;
     }
 }
 
-/* A contact's bodies for the merge's mark_pushed, read while the contact is at hand: body A's
- * id is -1 unless a point touches (a speculative point pushes nothing yet). */
-static inline void note_bodies(int* bodies, int k, const carom_contact* contact) {
-    bodies[2 * k] = carom_contact_points_touch(contact) ? contact->edges[0].body : -1;
-    bodies[2 * k + 1] = contact->edges[1].body;
+/* The solver's list emptied, for a new one. */
+static void clear_touching(carom_world* world) {
+    arrsetlen(world->touching_contacts, 0);
+    arrsetlen(world->touching_notes, 0);
 }
 
 /* No body pushed yet this step, one flag per body id. */
@@ -483,13 +484,12 @@ static void clear_pushed(carom_world* world) {
 /* All contacts the solver needs, by a pass over every contact: for when a wake during the
  * narrow phase made contacts it had skipped as resting the solver's business again. */
 static void list_touching_contacts(carom_world* world) {
-    arrsetlen(world->touching_contacts, 0);
+    clear_touching(world);
     clear_pushed(world);
     for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
         const carom_contact* contact = &world->contacts[i];
         if (contact->id >= 0 && solver_needs(world, contact)) {
-            arrput(world->touching_contacts, i);
-            mark_pushed_if_touching(world, contact);
+            list_touching(world, i, note_contact(contact));
         }
     }
 }
@@ -572,8 +572,7 @@ static void settle_contact(carom_world* world, int i) {
         /* an active body touches a sleeping one: wake its island */
         carom_wake_body(world, &world->bodies[contact->edges[0].body]);
         carom_wake_body(world, &world->bodies[contact->edges[1].body]);
-        arrput(world->touching_contacts, i);
-        mark_pushed_if_touching(world, contact);
+        list_touching(world, i, note_contact(contact));
     }
 }
 
@@ -582,7 +581,7 @@ typedef struct collide_task {
     const int* awake;
     unsigned char* outcomes;
     int* pressing;
-    int* bodies; /* two per contact (note_bodies), for the merge, which then need not read it */
+    carom_touching_note* notes; /* per contact, for the merge, which then need not read it */
     double dt;
 } collide_task;
 
@@ -634,7 +633,7 @@ static void collide_range(int begin, int end, int worker, void* context) {
         }
         carom_contact* contact = &task->world->contacts[task->awake[k]];
         task->outcomes[k] = collide_contact(task->world, contact, task->dt, &task->pressing[k]);
-        note_bodies(task->bodies, k, contact);
+        task->notes[k] = note_contact(contact);
     }
 }
 
@@ -682,7 +681,7 @@ static void destroy_parted_contacts(carom_world* world) {
  * in contact order would update. (Waking changes no body field a manifold reads.) */
 void carom_narrow_phase_collide(carom_world* world, double dt) {
     arrsetlen(world->contacts_to_destroy, 0);
-    arrsetlen(world->touching_contacts, 0);
+    clear_touching(world);
     uint64_t wakes_before = world->wake_count;
     carom_refresh_awake_lists(world);
     /* waking during the loop changes awake_contacts: walk a copy of its length, which the
@@ -691,22 +690,21 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
     int awake_count = (int)arrlen(world->awake_contacts);
     arrsetlen(world->contact_outcomes, awake_count);
     arrsetlen(world->contact_pressing, awake_count);
-    arrsetlen(world->contact_bodies, 2 * awake_count);
+    arrsetlen(world->contact_notes, awake_count);
     clear_pushed(world);
     collide_task task = {world,         awake, world->contact_outcomes, world->contact_pressing,
-                         world->contact_bodies, dt};
+                         world->contact_notes, dt};
     carom_parallel_for(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE, &task);
     for (int k = 0; k < awake_count; ++k) {
         unsigned char outcome = world->contact_outcomes[k];
         int i = awake[k];
         if (outcome == OUTCOME_SKIPPED) {
             outcome = collide_contact(world, &world->contacts[i], dt, &world->contact_pressing[k]);
-            note_bodies(world->contact_bodies, k, &world->contacts[i]);
+            world->contact_notes[k] = note_contact(&world->contacts[i]);
         }
         int listed = (int)arrlen(world->touching_contacts);
         if (outcome == OUTCOME_SOLVE) {
-            arrput(world->touching_contacts, i);
-            mark_pushed(world, world->contact_bodies[2 * k], world->contact_bodies[2 * k + 1]);
+            list_touching(world, i, world->contact_notes[k]);
         } else if (outcome == OUTCOME_DESTROY) {
             arrput(world->contacts_to_destroy, i);
         } else if (outcome == OUTCOME_UPDATED) {

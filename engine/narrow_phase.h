@@ -57,6 +57,15 @@ typedef struct carom_contact {
     carom_rot cached_rotation_a, cached_rotation_b;
 } carom_contact;
 
+/* What the solver's collection of constraints reads of a contact on the touching list, noted by
+ * the narrow phase while the contact is at hand: a pile's contacts fill megabytes, and reading
+ * each again for these few fields cost a cache miss a contact (contact_solver.c). */
+typedef struct carom_touching_note {
+    int body_a, body_b; /* edges[0].body and edges[1].body */
+    int point_count;
+    bool points_touch; /* carom_contact_points_touch */
+} carom_touching_note;
+
 /* Where a shape goes in a contact's pair, lower first: chain segments (their tests correct from
  * A's side), then the other polygons, then circles (always B unless both are); between two of one
  * rank, the lower shape id. carom_create_contact orders pairs by it, and the snapshot reader

@@ -261,9 +261,10 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contacts_to_destroy);
     arrfree(world->contact_outcomes);
     arrfree(world->contact_pressing);
-    arrfree(world->contact_bodies);
+    arrfree(world->contact_notes);
     arrfree(world->pushed_bodies);
     arrfree(world->touching_contacts);
+    arrfree(world->touching_notes);
     arrfree(world->awake_bodies);
     arrfree(world->awake_contacts);
     arrfree(world->contact_changed);

@@ -36,15 +36,16 @@ struct carom_world {
     int* contacts_to_destroy;   /* scratch */
     unsigned char* contact_outcomes; /* scratch: per awake contact, the narrow phase's verdict */
     int* contact_pressing; /* scratch: per awake contact, the body it presses (continuous.h) */
-    int* contact_bodies;   /* scratch: per awake contact, its two bodies (narrow_phase.c) */
+    carom_touching_note* contact_notes; /* scratch: per awake contact, its note (narrow_phase.c) */
     /* Per body id, set by each step's narrow phase: 1 if one of the body's contacts on the
      * solver's list touches (a point within CAROM_TOUCHING_DISTANCE): something pushes it, and
      * its fat box gets no look-ahead (body.c). Meaningful from the narrow phase to the end of
      * the step only, so nothing of it is saved in a snapshot. */
     unsigned char* pushed_bodies;
     /* The narrow phase's output for the solver: non-sensor contacts with points whose bodies
-     * are not both inactive, ascending (carom_narrow_phase_collide). */
+     * are not both inactive, ascending (carom_narrow_phase_collide), and beside each its note. */
     int* touching_contacts;
+    carom_touching_note* touching_notes;
     uint64_t wake_count; /* islands woken so far: tells the narrow phase a wake happened */
     /* What a step visits, so that sleeping bodies and their contacts cost nothing: the awake
      * non-static bodies and the contacts with an awake dynamic or a kinematic body, both in

@@ -20,19 +20,20 @@
 
 /* ---- Which kernel ------------------------------------------------------------------------- */
 
-/* The default: the widest kernel this machine runs for worlds whose constraints stay within the
- * caches, and 4 lanes beyond, where 8 (AVX-512) measured slower. Which is faster depends on
- * the size of the step's constraint data (CPU time, interleaved runs on this project's 2-core
- * AMD EPYC): with 8 lanes instead of 4, the 40-row pyramid (about 1,600 constraints) took 0.62
- * against 0.73 ms a step and the large pyramid (about 10,000) 5.9 against 6.3 ms, the smash and
- * the 16,000-ball rain the same, many_pyramids (about 58,000) 36.9 against 31.9 ms: there the
- * passes stream their groups from memory, and 8 lanes gather and scatter more bodies' states
- * per group for no fewer bytes. The width never changes a result bit, so the choice may follow
- * the world's size from step to step. */
-#define WIDEST_LANES_MAX_CONSTRAINTS 25000
-
-/* The widest kernel this machine runs, and the widest at most 4 lanes wide. */
-static const carom_contact_kernel* kernel_up_to_4(void) {
+/* The default is the widest kernel this machine runs. Until the float contact groups (the
+ * contact's constant fields stored as floats, a 4-lane group 10 cache lines instead of 14),
+ * worlds of more than 25,000 constraints took 4 lanes, since 8 had measured slower where the
+ * passes stream their groups from memory: many_pyramids (about 58,000 constraints) 36.9 against
+ * 31.9 ms a step. With the smaller groups 8 lanes are faster there too: alternating runs of
+ * bench_carom, CPU time (this project's 2-core AMD EPYC, AVX-512), 8 lanes against 4 took 0.91
+ * to 0.93 of the time on many_pyramids, 0.97 on the 16,000-ball rain and 0.89 to 0.95 on the
+ * smash. The width never changes a result bit. */
+static const carom_contact_kernel* widest_kernel(void) {
+#if defined(CAROM_HAVE_LANES8)
+    if (__builtin_cpu_supports("avx512f")) {
+        return &carom_contact_kernel_lanes8;
+    }
+#endif
 #if defined(CAROM_HAVE_LANES4)
     if (__builtin_cpu_supports("avx2")) {
         return &carom_contact_kernel_lanes4;
@@ -41,25 +42,13 @@ static const carom_contact_kernel* kernel_up_to_4(void) {
     return &carom_contact_kernel_lanes2;
 }
 
-static const carom_contact_kernel* widest_kernel(void) {
-#if defined(CAROM_HAVE_LANES8)
-    if (__builtin_cpu_supports("avx512f")) {
-        return &carom_contact_kernel_lanes8;
-    }
-#endif
-    return kernel_up_to_4();
-}
-
-/* NULL: the default, chosen step by step. Atomic, because worlds may be stepped on several
+/* NULL: the default. Atomic, because worlds may be stepped on several
  * threads while one of them asks for another width. */
 static _Atomic(const carom_contact_kernel*) chosen_kernel = NULL;
 
-const carom_contact_kernel* carom_contact_kernel_for(int constraint_count) {
+const carom_contact_kernel* carom_contact_kernel_chosen(void) {
     const carom_contact_kernel* kernel = atomic_load_explicit(&chosen_kernel, memory_order_relaxed);
-    if (kernel != NULL) {
-        return kernel;
-    }
-    return constraint_count > WIDEST_LANES_MAX_CONSTRAINTS ? kernel_up_to_4() : widest_kernel();
+    return kernel != NULL ? kernel : widest_kernel();
 }
 
 carom_status carom_set_solver_lanes(int lanes) {
@@ -367,7 +356,7 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     CAROM_ASSERT(solver->moving_count <= CAROM_MAX_BODIES);
     collect_constraints(world);
     int count = (int)arrlen(solver->constraint_contacts);
-    const carom_contact_kernel* kernel = carom_contact_kernel_for(count);
+    const carom_contact_kernel* kernel = carom_contact_kernel_chosen();
     int lanes = kernel->lanes;
     solver->kernel = kernel;
     arrsetlen(solver->constraint_colors, count);

@@ -6,9 +6,9 @@
  * by side, then the constraints' body state indices and flags. A kernel solves a whole group at
  * once, one constraint per lane, with lane values of that width (lanes.h). The kernels are one
  * source, contact_solver_lanes.h, compiled once per width (contact_solver_lanes1.c ... 8.c, the
- * wider ones for the instruction sets that have them); carom_contact_kernel_for() picks the
- * fastest this machine runs for the step's number of constraints, unless carom_set_solver_lanes()
- * asked for another. Whatever the width, every
+ * wider ones for the instruction sets that have them); carom_contact_kernel_chosen() picks the
+ * widest this machine runs, unless carom_set_solver_lanes() asked for another. Whatever the
+ * width, every
  * lane does the same operations on its own constraint, so the bits of a step never depend on it
  * (tests/test_contact_solver.c steps the same worlds at every width and compares them).
  *
@@ -281,10 +281,9 @@ extern const carom_contact_kernel carom_contact_kernel_lanes4;
 extern const carom_contact_kernel carom_contact_kernel_lanes8;
 #endif
 
-/* The kernel a step of `constraint_count` contact constraints uses: the one asked for with
- * carom_set_solver_lanes(), else the fastest this machine runs for that many (the widest, but
- * at most 4 lanes for a step whose constraints outgrow the caches: contact_solver.c). */
-const carom_contact_kernel* carom_contact_kernel_for(int constraint_count);
+/* The kernel a step uses: the one asked for with carom_set_solver_lanes(), else the widest this
+ * machine runs (contact_solver.c). */
+const carom_contact_kernel* carom_contact_kernel_chosen(void);
 
 typedef struct carom_world carom_world;
 typedef struct carom_solver carom_solver;

@@ -112,11 +112,9 @@ CAROM_API carom_status carom_world_advance(carom_world_id world, carom_fixed_ste
 CAROM_API carom_status carom_determinism_selftest(uint64_t* hash_out);
 
 /* The solver's lane width: how many contact constraints it solves at once with SIMD
- * instructions (1, 2, 4 or 8). By default the fastest this build runs on this machine, chosen
- * each step: the widest, 8 with AVX-512F, 4 with AVX2 (x86-64 builds), else 2 (SSE2, NEON;
- * pairs of scalar operations where there is no SIMD), but at most 4 in a step of more than
- * 25,000 contact constraints, where 8 measured slower; carom_get_solver_lanes() then returns
- * the widest. Every width gives the same result bits; the setting exists to measure and to test
+ * instructions (1, 2, 4 or 8). By default the widest this build runs on this machine: 8 with
+ * AVX-512F, 4 with AVX2 (x86-64 builds), else 2 (SSE2, NEON; pairs of scalar operations where
+ * there is no SIMD). Every width gives the same result bits; the setting exists to measure and to test
  * that. 0 restores the default. Process-wide: set it before stepping, not while another thread
  * steps a world. CAROM_ERROR_OUT_OF_RANGE for a width this build or CPU cannot run. */
 CAROM_API carom_status carom_set_solver_lanes(int lanes);

@@ -457,7 +457,8 @@ static inline carom_touching_note note_contact(const carom_contact* contact) {
 /* Onto the solver's list, with its note. The bodies of a touching contact there are pushed:
  * their motion this step says little about the next one (fat boxes, body.c). A speculative
  * contact pushes nothing yet. */
-static void list_touching(carom_world* world, int contact_id, carom_touching_note note) {
+static CAROM_FORCE_INLINE void list_touching(carom_world* world, int contact_id,
+                                             carom_touching_note note) {
     arrput(world->touching_contacts, contact_id);
     arrput(world->touching_notes, note);
     if (note.points_touch) {

@@ -392,6 +392,23 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     }
 }
 
+void carom_contact_solver_clear(carom_world* world) {
+    carom_solver* solver = &world->solver;
+    CAROM_ASSERT(arrlen(world->touching_contacts) == 0);
+    arrsetlen(solver->constraint_contacts, 0);
+    arrsetlen(solver->constraint_points, 0);
+    arrsetlen(solver->state_a, 0);
+    arrsetlen(solver->state_b, 0);
+    arrsetlen(solver->moving_a, 0);
+    arrsetlen(solver->moving_b, 0);
+    arrsetlen(solver->constraint_colors, 0);
+    arrsetlen(solver->constraint_slots, 0);
+    arrsetlen(solver->collect_flags, 0);
+    memset(solver->color_start, 0, sizeof(solver->color_start));
+    solver->group_count = 0;
+    solver->overflow_count = 0;
+}
+
 /* The lines of the coloured group `group` and of its cold group, fetched into the cache to be
  * written. */
 static void fetch_group_for_writing(const carom_solver* solver, int group) {

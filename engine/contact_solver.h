@@ -294,6 +294,9 @@ typedef struct carom_solver carom_solver;
  * their lanes: every constraint once, ranges in any order or at the same time. */
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings);
 void carom_contact_solver_fill(carom_world* world, int begin, int end);
+/* No constraints this step, in place of carom_contact_solver_prepare when the solver moves no
+ * body (and the narrow phase listed no contact): nothing of an earlier step is left to read. */
+void carom_contact_solver_clear(carom_world* world);
 /* The warm start; `first`: the step's first, which finishes the preparation. */
 void carom_contact_solver_warm_start(carom_world* world, bool first);
 void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,

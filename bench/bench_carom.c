@@ -1,11 +1,15 @@
 /* bench_carom: one timed run of a benchmark scene on carom (protocol: bench_common.h), at its
  * defaults (4 substeps), sleeping on (the default) or off (the world def's enable_sleep).
  * Variants: "ccd" (the defaults, continuous collision on) and "no-ccd" (continuous collision
- * off), so the cost of continuous collision can be read off the same benchmark run. --threads T
- * is the world def's worker_count: carom's own pool of T - 1 threads and the calling thread. */
+ * off), so the cost of continuous collision can be read off the same benchmark run; and
+ * "lanes1", "lanes2", "lanes4", "lanes8": the defaults with the contact solver held to that many
+ * lanes (carom_set_solver_lanes), to measure one width against another (the default is the
+ * widest this machine runs; the width changes no result bit). --threads T is the world def's
+ * worker_count: carom's own pool of T - 1 threads and the calling thread. */
 #include "bench_common.h"
 #include "scenes.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +25,17 @@ static void destroy(void* world) {
     free(run);
 }
 
+/* The lane width a "lanesN" variant asks for, or 0 (the default width) for the others. */
+static int variant_lanes(const char* variant) {
+    return strncmp(variant, "lanes", 5) == 0 ? atoi(variant + 5) : 0;
+}
+
 static void* build(const carom_scene_desc* desc, const char* variant, int enable_sleep,
                    int threads) {
+    if (carom_set_solver_lanes(variant_lanes(variant)) != CAROM_OK) {
+        fprintf(stderr, "bench_carom: %s\n", carom_last_error());
+        return NULL;
+    }
     carom_world_def def = carom_scene_world_def(desc->kind);
     def.worker_count = threads; /* the world's own threads (docs/threads.md) */
     def.enable_continuous = strcmp(variant, "no-ccd") != 0;
@@ -54,7 +67,8 @@ static void positions(void* world, const carom_scene_desc* desc, double* xy) {
 }
 
 int main(int argc, char** argv) {
-    static const char* const variants[] = {"ccd", "no-ccd", NULL};
+    static const char* const variants[] = {"ccd",    "no-ccd", "lanes1", "lanes2",
+                                           "lanes4", "lanes8", NULL};
     const bench_engine engine = {"carom",   variants, build, step,
                                  positions, destroy,  1,     CAROM_MAX_WORKERS};
     return bench_main(argc, argv, &engine);

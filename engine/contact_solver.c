@@ -42,8 +42,8 @@ static const carom_contact_kernel* widest_kernel(void) {
     return &carom_contact_kernel_lanes2;
 }
 
-/* NULL: the default. Atomic, because worlds may be stepped on several
- * threads while one of them asks for another width. */
+/* NULL: the default. Atomic, because worlds may be stepped on several threads while one of them
+ * asks for another width. */
 static _Atomic(const carom_contact_kernel*) chosen_kernel = NULL;
 
 const carom_contact_kernel* carom_contact_kernel_chosen(void) {
@@ -126,10 +126,9 @@ static double get(const lane_writer* w, int field) {
     return *carom_contact_field(w->group, w->lanes, field, w->lane);
 }
 
-/* Contacts ahead of the one being read that are fetched into the cache early. The contacts are
- * read in id order, but the ones with points are spread through the contact array, a few
- * hundred bytes apart: each read waited on memory (two thirds of carom_contact_solver_prepare's
- * time on many_pyramids). Only a hint: no result depends on it. */
+/* Constraints ahead of the one being filled or stored whose scattered reads (the bodies' states
+ * and masses in the fill, the lanes in the store) are fetched into the cache early. Only a
+ * hint: no result depends on it. */
 #define CONTACTS_AHEAD 8
 
 /* ---- Collecting the constraints on the workers ----------------------------------------------

@@ -8,9 +8,9 @@
  * source, contact_solver_lanes.h, compiled once per width (contact_solver_lanes1.c ... 8.c, the
  * wider ones for the instruction sets that have them); carom_contact_kernel_chosen() picks the
  * widest this machine runs, unless carom_set_solver_lanes() asked for another. Whatever the
- * width, every
- * lane does the same operations on its own constraint, so the bits of a step never depend on it
- * (tests/test_contact_solver.c steps the same worlds at every width and compares them).
+ * width, every lane does the same operations on its own constraint, so the bits of a step never
+ * depend on it (tests/test_contact_solver.c steps the same worlds at every width and compares
+ * them).
  *
  * Constraints that found no colour (the overflow: a body in more constraints than there are
  * colours) are laid out one per group of width 1 and solved one after the other, before the

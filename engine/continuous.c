@@ -675,6 +675,9 @@ void carom_continuous_step(carom_world* world) {
         mark_pressed_bodies(world);
     }
     scratch->pressed_marked = false;
+    if (arrlen(solver->state_bodies) == 0) {
+        return; /* no body moved this step (a world asleep): none to sweep */
+    }
     refresh_fixed_map(world, (int)arrlen(solver->state_bodies));
     while ((int)arrlen(scratch->candidates) < world->tasks.worker_count) {
         arrput(scratch->candidates, NULL);

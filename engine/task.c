@@ -12,11 +12,17 @@
  * when the host gave none and asked for more than one worker, the world's pool below.
  *
  * The pool: worker_count - 1 helper threads and the stepping thread, one task at a time. A task
- * is cut into blocks; whoever is free takes the next block with an atomic counter, so a helper
- * that the operating system has not scheduled never holds the step up (the stepping thread
- * takes its blocks). Tasks come a few hundred times a step, microseconds apart (one per colour
- * per solver pass), too often to put the helpers to sleep in between: a helper spins for a
- * while after each task, then yields, then sleeps on a condition variable until the next.
+ * is cut into blocks, and the blocks into one run per worker, in worker order. Each worker takes
+ * the blocks of its own run from the front; once it is out of them it takes the others' from
+ * their backs, so a helper that the operating system has not scheduled never holds the step up
+ * (the stepping thread takes its blocks). A worker so meets the same items in every task of the
+ * same size: the same groups of a colour in each of a step's solver passes, the same bodies'
+ * states in each integration, which then stay in its core's cache. With one shared counter the
+ * blocks went out in the order the threads came, and the constraints a thread wrote in one pass
+ * were often the other's in the next, fetched from the other core. Tasks come a few hundred
+ * times a step, microseconds apart (one per colour per solver pass), too often to put the
+ * helpers to sleep in between: a helper spins for a while after each task, then yields, then
+ * sleeps on a condition variable until the next.
  *
  * A helper joins a task through a gate, so that the stepping thread never rewrites a task's
  * fields while a helper may read them: the helper counts itself in (users), then checks that
@@ -33,6 +39,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 /* How long an idle helper spins, then yields, before it sleeps (iterations). */
@@ -41,6 +48,14 @@
 /* Blocks per worker a task is cut into: more evens out uneven items and late helpers, fewer
  * costs fewer atomic operations. */
 #define BLOCKS_PER_WORKER 4
+
+/* A worker's run of a task's blocks, [front, back), packed in one word (front in the low 16
+ * bits; a task has at most BLOCKS_PER_WORKER * CAROM_MAX_WORKERS blocks) so that its owner
+ * taking the front and another worker taking the back agree by one compare-and-swap; alone on
+ * its cache line, as the owner changes it at every block. */
+typedef struct block_run {
+    _Alignas(64) atomic_uint ends;
+} block_run;
 
 typedef struct helper {
     carom_thread_pool* pool;
@@ -64,7 +79,8 @@ struct carom_thread_pool {
     int count;
     int block_size;
     int block_count;
-    atomic_int next_block;
+    block_run* runs; /* one per worker, the stepping thread's first */
+    void* runs_memory; /* runs, before their alignment to a cache line */
     atomic_int done_blocks;
 };
 
@@ -74,17 +90,43 @@ static void cpu_relax(void) {
 #endif
 }
 
-/* Take blocks of the open task until none is left. */
-static void run_blocks(carom_thread_pool* pool, int worker) {
+static unsigned pack_run(unsigned front, unsigned back) { return front | back << 16; }
+
+/* Take a block off the run, from its front (the run's owner) or its back (any other worker):
+ * its index, or -1 when the run is empty. */
+static int take_block(block_run* run, bool front) {
+    unsigned ends = atomic_load(&run->ends);
     for (;;) {
-        int block = atomic_fetch_add(&pool->next_block, 1);
-        if (block >= pool->block_count) {
-            return;
+        unsigned first = ends & 0xffffu;
+        unsigned back = ends >> 16;
+        if (first >= back) {
+            return -1;
         }
-        int begin = block * pool->block_size;
-        int end = pool->count - begin < pool->block_size ? pool->count : begin + pool->block_size;
-        pool->fn(begin, end, worker, pool->context);
-        atomic_fetch_add(&pool->done_blocks, 1);
+        unsigned taken = front ? pack_run(first + 1, back) : pack_run(first, back - 1);
+        if (atomic_compare_exchange_weak(&run->ends, &ends, taken)) {
+            return (int)(front ? first : back - 1);
+        }
+    }
+}
+
+static void run_block(carom_thread_pool* pool, int block, int worker) {
+    int begin = block * pool->block_size;
+    int end = pool->count - begin < pool->block_size ? pool->count : begin + pool->block_size;
+    pool->fn(begin, end, worker, pool->context);
+    atomic_fetch_add(&pool->done_blocks, 1);
+}
+
+/* Take blocks of the open task until none is left: the worker's own run, then the others'. */
+static void run_blocks(carom_thread_pool* pool, int worker) {
+    int workers = pool->helper_count + 1;
+    for (int block; (block = take_block(&pool->runs[worker], true)) >= 0;) {
+        run_block(pool, block, worker);
+    }
+    for (int i = 1; i < workers; ++i) {
+        block_run* run = &pool->runs[(worker + i) % workers];
+        for (int block; (block = take_block(run, false)) >= 0;) {
+            run_block(pool, block, worker);
+        }
     }
 }
 
@@ -153,8 +195,13 @@ static void* pool_enqueue(carom_task_fn* task, int item_count, int min_range, vo
     pool->context = task_context;
     pool->count = item_count;
     pool->block_size = block_size;
-    pool->block_count = (item_count + block_size - 1) / block_size;
-    atomic_store(&pool->next_block, 0);
+    int block_count = (item_count + block_size - 1) / block_size;
+    pool->block_count = block_count;
+    CAROM_ASSERT(block_count <= BLOCKS_PER_WORKER * workers + 1);
+    for (int w = 0; w < workers; ++w) {
+        atomic_store(&pool->runs[w].ends, pack_run((unsigned)(block_count * w / workers),
+                                                   (unsigned)(block_count * (w + 1) / workers)));
+    }
     atomic_store(&pool->done_blocks, 0);
     atomic_store(&pool->open, true);
     atomic_fetch_add(&pool->generation, 1);
@@ -193,6 +240,7 @@ static void pool_destroy(carom_thread_pool* pool, int started) {
     }
     pthread_cond_destroy(&pool->wake);
     pthread_mutex_destroy(&pool->mutex);
+    carom_free(pool->runs_memory);
     carom_free(pool->helpers);
     carom_free(pool);
 }
@@ -209,8 +257,14 @@ static carom_status pool_create(int helper_count, carom_thread_pool** out) {
     atomic_init(&pool->shutdown, false);
     atomic_init(&pool->open, false);
     atomic_init(&pool->users, 0);
-    atomic_init(&pool->next_block, 0);
     atomic_init(&pool->done_blocks, 0);
+    /* carom_alloc aligns for max_align_t only: one line more, to start the runs on a line */
+    pool->runs_memory = carom_alloc(sizeof(block_run) * (size_t)(helper_count + 2));
+    uintptr_t runs_address = ((uintptr_t)pool->runs_memory + 63) & ~(uintptr_t)63;
+    pool->runs = (block_run*)runs_address;
+    for (int w = 0; w <= helper_count; ++w) {
+        atomic_init(&pool->runs[w].ends, 0u);
+    }
     for (int i = 0; i < helper_count; ++i) {
         pool->helpers[i].pool = pool;
         pool->helpers[i].worker = i + 1;

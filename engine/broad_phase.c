@@ -102,6 +102,7 @@ static void mark_moved(carom_broad_phase* bp, int shape) {
         proxy->moved = true;
         arrput(bp->moved, shape);
     }
+    bp->placing_pending |= bp->cell_size == 0.0;
 }
 
 /* A static or kinematic proxy was placed or moved: fixed queries may answer differently. */
@@ -641,13 +642,17 @@ bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
         bp->cell_size = choose_cell_size(bp);
         bp->inv_cell_size = 1.0 / bp->cell_size;
     }
-    /* Place the proxies moved before the cell size was chosen (the others are placed already:
-     * replace() leaves a proxy listed in the right cells as it is). */
-    for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
-        int shape = bp->moved[i];
-        if (bp->proxies[shape].alive) {
-            replace(bp, shape);
+    /* Place the proxies moved before the cell size was chosen, or restored (the others are
+     * placed already: replace() leaves a proxy listed in the right cells as it is, but finding
+     * that out for each of the rain's 16,000 falling balls was 1 % of its step). */
+    if (bp->placing_pending) {
+        for (int i = 0; i < (int)arrlen(bp->moved); ++i) {
+            int shape = bp->moved[i];
+            if (bp->proxies[shape].alive) {
+                replace(bp, shape);
+            }
         }
+        bp->placing_pending = false;
     }
     bp->candidate_room = world->def.max_contacts - carom_id_pool_count(&world->contact_pool);
     gather_candidates(world);
@@ -667,6 +672,7 @@ bool carom_broad_phase_update_pairs(carom_world* world, int* new_pairs) {
 
 void carom_broad_phase_restore_cell_size(carom_broad_phase* bp, double cell_size) {
     arrsetlen(bp->moved, 0); /* restore_proxy lists the moved proxies again */
+    bp->placing_pending = true;
     if (cell_size == bp->cell_size) {
         return;
     }
@@ -681,6 +687,7 @@ void carom_broad_phase_restore_proxy(carom_broad_phase* bp, int shape, const car
                                      bool moved) {
     carom_proxy* proxy = &bp->proxies[shape];
     bp->fixed_revision += 1; /* its type may have been restored too */
+    bp->placing_pending = true;
     proxy->moved = moved;
     if (moved) {
         arrput(bp->moved, shape);

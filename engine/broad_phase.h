@@ -69,6 +69,9 @@ typedef struct carom_broad_phase {
     int* free_cells;             /* stb_ds array: cells emptied and out of the map, for reuse */
     int* large_proxies;          /* stb_ds array of shape ids */
     int* moved;                  /* stb_ds array of shape ids moved since the last pair update */
+    /* Whether a proxy in `moved` may not be listed in the cells of its box: it moved before the
+     * cell size was chosen, or a snapshot restored it. Otherwise every move listed it at once. */
+    bool placing_pending;
     uint64_t* candidate_pairs;   /* scratch, reused every step */
     /* How many new pairs the world's max_contacts leaves room for in this pair update, and
      * whether the candidates were found to exceed it (carom_broad_phase_update_pairs). */

@@ -304,20 +304,26 @@ void carom_body_update_proxies(carom_world* world, const carom_body* body, carom
     }
 }
 
-void carom_body_find_fat_boxes(const carom_world* world, const carom_body* body,
-                               carom_vec2 motion, carom_aabb* fat_boxes) {
+unsigned carom_body_begin_proxy_moves(carom_world* world, const carom_body* body,
+                                      carom_vec2 motion, unsigned char* rests) {
+    unsigned all = 0;
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
+        unsigned rest = 0;
         if (left_fat_box(world, s)) {
-            fat_boxes[s] = new_fat_box(world, body, &world->shapes[s], motion);
+            rest = carom_broad_phase_begin_move(&world->broad_phase, s,
+                                                new_fat_box(world, body, &world->shapes[s], motion));
         }
+        rests[s] = (unsigned char)rest;
+        all |= rest;
     }
+    return all;
 }
 
-void carom_body_move_proxies(carom_world* world, const carom_body* body,
-                             const carom_aabb* fat_boxes) {
+void carom_body_finish_proxy_moves(carom_world* world, const carom_body* body,
+                                   const unsigned char* rests) {
     for (int s = body->first_shape; s >= 0; s = world->shapes[s].next_shape) {
-        if (left_fat_box(world, s)) {
-            carom_broad_phase_move_proxy(&world->broad_phase, s, fat_boxes[s]);
+        if (rests[s] != 0) {
+            carom_broad_phase_finish_move(&world->broad_phase, s, rests[s]);
         }
     }
 }

@@ -81,14 +81,17 @@ void carom_body_update_shape_bounds(carom_world* world, carom_body* body, carom_
  * moved in the broad phase's grid, which is shared (one body at a time). */
 bool carom_body_update_shape_aabbs(carom_world* world, const carom_body* body);
 void carom_body_update_proxies(carom_world* world, const carom_body* body, carom_vec2 motion);
-/* carom_body_update_proxies cut in two again, for the step's bodies on the workers: the new
- * fat box of each shape whose box left its proxy's, into fat_boxes[shape id] (touches only this
- * body's entries, so bodies may be done at the same time), then, one body at a time, those
- * proxies moved in the grid to the boxes found. The same boxes, so the same bits. */
-void carom_body_find_fat_boxes(const carom_world* world, const carom_body* body,
-                               carom_vec2 motion, carom_aabb* fat_boxes);
-void carom_body_move_proxies(carom_world* world, const carom_body* body,
-                             const carom_aabb* fat_boxes);
+/* carom_body_update_proxies cut in two again, for the step's bodies on the workers: each shape
+ * whose box left its proxy's fat box gives its proxy the new fat box
+ * (carom_broad_phase_begin_move, which writes only this body's proxies, so bodies may be done at
+ * the same time), and what is left of the move goes into rests[shape id] (0 for a shape that did
+ * not leave); the return is the union of the rests. Then, one body at a time, the rests are done
+ * (carom_broad_phase_finish_move, in shape order). The same boxes, moved list and grid, so the
+ * same bits. */
+unsigned carom_body_begin_proxy_moves(carom_world* world, const carom_body* body,
+                                      carom_vec2 motion, unsigned char* rests);
+void carom_body_finish_proxy_moves(carom_world* world, const carom_body* body,
+                                   const unsigned char* rests);
 void carom_destroy_body_internal(carom_world* world, carom_body* body);
 
 #endif

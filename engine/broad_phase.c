@@ -267,6 +267,21 @@ static void shift_cells(carom_broad_phase* bp, int shape, int x0, int y0, int x1
     proxy->y1 = y1;
 }
 
+/* Whether the proxy is listed in a plain way (not large) as what its body is now, and in the
+ * cells (x0, y0)-(x1, y1). */
+static bool listed_in(const carom_proxy* proxy, int x0, int y0, int x1, int y1) {
+    return proxy->placed && proxy->large_slot < 0 && counted_as_its_type(proxy) &&
+           x0 == proxy->x0 && y0 == proxy->y0 && x1 == proxy->x1 && y1 == proxy->y1;
+}
+
+/* Whether the proxy is listed in the cells its fat box covers now, and so needs no re-placing. */
+static bool listed_in_its_cells(const carom_broad_phase* bp, const carom_proxy* proxy) {
+    return listed_in(proxy, grid_coordinate(bp, proxy->fat_aabb.lower.x),
+                     grid_coordinate(bp, proxy->fat_aabb.lower.y),
+                     grid_coordinate(bp, proxy->fat_aabb.upper.x),
+                     grid_coordinate(bp, proxy->fat_aabb.upper.y));
+}
+
 /* Put the proxy in the cells its fat box covers now. A proxy still covering the same cells it
  * is listed in (a box that grew or shifted within its cells) stays where it is. */
 static void replace(carom_broad_phase* bp, int shape) {
@@ -275,11 +290,10 @@ static void replace(carom_broad_phase* bp, int shape) {
     int y0 = grid_coordinate(bp, proxy->fat_aabb.lower.y);
     int x1 = grid_coordinate(bp, proxy->fat_aabb.upper.x);
     int y1 = grid_coordinate(bp, proxy->fat_aabb.upper.y);
-    bool listed_as_is = proxy->placed && proxy->large_slot < 0 && counted_as_its_type(proxy);
-    if (listed_as_is && x0 == proxy->x0 && y0 == proxy->y0 && x1 == proxy->x1 &&
-        y1 == proxy->y1) {
+    if (listed_in(proxy, x0, y0, x1, y1)) {
         return;
     }
+    bool listed_as_is = proxy->placed && proxy->large_slot < 0 && counted_as_its_type(proxy);
     double cells = ((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0);
     if (listed_as_is && cells <= CAROM_LARGE_PROXY_CELLS) {
         shift_cells(bp, shape, x0, y0, x1, y1);
@@ -306,6 +320,33 @@ void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb f
     /* Listed in its new cells at once, not at the next pair update: queries in between
      * (continuous collision, ray casts) then see every proxy where its box is. */
     if (bp->cell_size > 0.0) {
+        replace(bp, shape);
+    }
+}
+
+unsigned carom_broad_phase_begin_move(carom_broad_phase* bp, int shape, carom_aabb fat_aabb) {
+    carom_proxy* proxy = &bp->proxies[shape];
+    proxy->fat_aabb = fat_aabb;
+    unsigned rest = proxy->body_type != CAROM_BODY_DYNAMIC ? CAROM_PROXY_FIXED : 0u;
+    if (!proxy->moved) {
+        proxy->moved = true;
+        rest |= CAROM_PROXY_LIST;
+    }
+    if (bp->cell_size > 0.0 && !listed_in_its_cells(bp, proxy)) {
+        rest |= CAROM_PROXY_PLACE;
+    }
+    return rest;
+}
+
+/* What carom_broad_phase_move_proxy does after writing the box, but for the moved flag: the
+ * same fixed revision, moved list and cells. */
+void carom_broad_phase_finish_move(carom_broad_phase* bp, int shape, unsigned rest) {
+    bp->fixed_revision += (rest & CAROM_PROXY_FIXED) != 0;
+    if (rest & CAROM_PROXY_LIST) {
+        arrput(bp->moved, shape);
+        bp->placing_pending |= bp->cell_size == 0.0;
+    }
+    if (rest & CAROM_PROXY_PLACE) {
         replace(bp, shape);
     }
 }

@@ -67,8 +67,9 @@ void carom_solver_destroy(carom_solver* solver) {
     arrfree(solver->motions);
     arrfree(solver->masses);
     arrfree(solver->body_states);
-    arrfree(solver->leaves_fat_box);
-    arrfree(solver->fat_boxes);
+    arrfree(solver->proxy_rests);
+    arrfree(solver->moved_shapes);
+    arrfree(solver->shape_rests);
     carom_contact_solver_destroy(solver);
 }
 
@@ -279,11 +280,14 @@ static void settle_touching(carom_world* world) {
     }
 }
 
+/* A state's proxy_rests for a body of several shapes, whose rests are in shape_rests. */
+#define SEVERAL_SHAPES 0x80
+
 /* Write the states back to the bodies, within the speed limits (restitution and the relax pass
  * come after the last substep moved them), advance their rest timers, derive their origins, and
- * refresh their shapes' bounding boxes, and the new fat boxes of those that left theirs: each
- * body its own, so ranges run at the same time. The proxies move in the grid afterwards
- * (move_proxies). */
+ * refresh their shapes' bounding boxes, and give the proxies of those that left theirs new fat
+ * boxes: each body its own, so ranges run at the same time. What is left of the proxies' moves
+ * (the moved list, the grid) is done afterwards (move_proxies). */
 static void finalize_bodies(int begin, int end, int worker, void* context) {
     (void)worker;
     carom_world* world = context;
@@ -311,23 +315,35 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
         body->sweep.c2 = body->center;
         body->force = carom_v2(0.0, 0.0);
         body->torque = 0.0;
-        bool left = carom_body_update_shape_aabbs(world, body);
-        if (left) {
-            carom_body_find_fat_boxes(world, body, delta_position, solver->fat_boxes);
+        unsigned rests = 0;
+        if (carom_body_update_shape_aabbs(world, body)) {
+            rests = carom_body_begin_proxy_moves(world, body, delta_position, solver->shape_rests);
+            int shape = body->first_shape;
+            bool several = world->shapes[shape].next_shape >= 0;
+            rests |= rests != 0 && several ? SEVERAL_SHAPES : 0u;
+            solver->moved_shapes[i] = shape;
         }
-        solver->leaves_fat_box[i] = left;
+        solver->proxy_rests[i] = (unsigned char)rests;
     }
 }
 
-/* The grid is shared: its proxies move one body at a time, in state order, for the bodies a
- * shape of which left its fat box (most bodies stay inside theirs), to the fat boxes
- * finalize_bodies found on the workers. */
+/* The grid and the moved list are shared: what is left of the proxies' moves is done one body
+ * at a time, in state order, from what finalize_bodies noted per state (most bodies have one
+ * shape), without reading the bodies, shapes and proxies again: with two threads those were
+ * mostly lines the other core had just written. Most proxies that move stay in their cells and
+ * are only listed as moved (3 of 4 in the 16,000-ball rain). */
 static void move_proxies(carom_world* world) {
     carom_solver* solver = &world->solver;
     for (int i = 0; i < solver->moving_count; ++i) {
-        if (solver->leaves_fat_box[i]) {
-            carom_body_move_proxies(world, &world->bodies[solver->state_bodies[i]],
-                                    solver->fat_boxes);
+        unsigned rests = solver->proxy_rests[i];
+        if (rests == 0) {
+            continue;
+        }
+        if (rests & SEVERAL_SHAPES) {
+            carom_body_finish_proxy_moves(world, &world->bodies[solver->state_bodies[i]],
+                                          solver->shape_rests);
+        } else {
+            carom_broad_phase_finish_move(&world->broad_phase, solver->moved_shapes[i], rests);
         }
     }
 }
@@ -502,8 +518,9 @@ void carom_solver_step(carom_world* world, double dt) {
     carom_parallel_for(tasks, store_impulses, constraint_count, ITEMS_PER_RANGE, world);
     settle_touching(world); /* before the hits, and with the velocities from before the solve */
     report_hits(world);
-    arrsetlen(solver->leaves_fat_box, moving);
-    arrsetlen(solver->fat_boxes, arrlen(world->shapes));
+    arrsetlen(solver->proxy_rests, moving);
+    arrsetlen(solver->moved_shapes, moving);
+    arrsetlen(solver->shape_rests, arrlen(world->shapes));
     carom_parallel_for(tasks, finalize_bodies, moving, ITEMS_PER_RANGE, world);
     move_proxies(world);
     carom_joint_solver_finish(world); /* reactions, and the joints that broke */

@@ -136,8 +136,10 @@ struct carom_solver {
     /* the parallel passes (solver.c) */
     int color_groups[CAROM_GRAPH_COLORS + 1]; /* each colour's first group, and the end */
     double h, dt;                             /* this step's substep and step (s) */
-    unsigned char* leaves_fat_box; /* per moving state: a shape's box left its fat box */
-    carom_aabb* fat_boxes;         /* per shape id: the fat box it moves to, if it left its own */
+    /* per moving state: what is left of its proxies' moves (move_proxies) */
+    unsigned char* proxy_rests;
+    int* moved_shapes;          /* per moving state: its body's shape, if it has only one */
+    unsigned char* shape_rests; /* per shape id: what is left of its proxy's move */
 };
 
 void carom_solver_destroy(carom_solver* solver);

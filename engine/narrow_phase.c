@@ -61,20 +61,26 @@ static void unlink_edge(carom_world* world, carom_contact* contact, int edge_ind
     body->contact_count -= 1;
 }
 
-void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
-    int rank_a = carom_contact_rank(world->shapes[shape_a].type);
-    int rank_b = carom_contact_rank(world->shapes[shape_b].type);
-    if (rank_a > rank_b || (rank_a == rank_b && shape_a > shape_b)) {
-        int swap = shape_a;
-        shape_a = shape_b;
-        shape_b = swap;
-    }
+/* A new contact's id, marked as created, with room for it in the contact array. */
+static int claim_contact_id(carom_world* world) {
     int id = carom_id_pool_alloc(&world->contact_pool);
     carom_mark_contact_changed(world, id, CAROM_CONTACT_CREATED);
     if (id == (int)arrlen(world->contacts)) {
         carom_contact blank;
         memset(&blank, 0, sizeof(blank));
         arrput(world->contacts, blank);
+    }
+    return id;
+}
+
+/* The fields of new contact `id` for the pair: writes this contact only. */
+static void fill_new_contact(carom_world* world, int id, int shape_a, int shape_b) {
+    int rank_a = carom_contact_rank(world->shapes[shape_a].type);
+    int rank_b = carom_contact_rank(world->shapes[shape_b].type);
+    if (rank_a > rank_b || (rank_a == rank_b && shape_a > shape_b)) {
+        int swap = shape_a;
+        shape_a = shape_b;
+        shape_b = swap;
     }
     carom_contact* contact = &world->contacts[id];
     memset(contact, 0, sizeof(*contact));
@@ -85,38 +91,71 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
     contact->is_sensor = world->shapes[shape_a].is_sensor || world->shapes[shape_b].is_sensor;
     contact->edges[0].body = world->shapes[shape_a].body;
     contact->edges[1].body = world->shapes[shape_b].body;
-    link_edge(world, contact, 0);
-    link_edge(world, contact, 1);
-    carom_hash_map_set(&world->pair_map, contact->pair_key, id);
 }
 
-/* How many pairs ahead carom_create_contacts fetches what a creation reads and writes: the
- * shapes, then their bodies (whose contact lists it joins) and the contact slot the id pool
- * will hand out. A stirred pile makes thousands of contacts a step, each a few cache misses. */
-#define CREATE_PREFETCH_AHEAD 4
+/* A filled contact joins its bodies' contact lists and the pair map, which are shared. */
+static void attach_contact(carom_world* world, carom_contact* contact) {
+    link_edge(world, contact, 0);
+    link_edge(world, contact, 1);
+    carom_hash_map_set(&world->pair_map, contact->pair_key, contact->id);
+}
 
-void carom_create_contacts(carom_world* world, const uint64_t* keys, int count) {
-    const int* free_ids = world->contact_pool.free_ids;
-    int free_count = (int)arrlen(free_ids);
-    for (int i = 0; i < count; ++i) {
-        if (i + 2 * CREATE_PREFETCH_AHEAD < count) {
-            uint64_t key = keys[i + 2 * CREATE_PREFETCH_AHEAD];
-            __builtin_prefetch(&world->shapes[carom_pair_key_low(key)]);
-            __builtin_prefetch(&world->shapes[carom_pair_key_high(key)]);
-        }
-        if (i + CREATE_PREFETCH_AHEAD < count) {
-            uint64_t key = keys[i + CREATE_PREFETCH_AHEAD];
-            __builtin_prefetch(&world->bodies[world->shapes[carom_pair_key_low(key)].body]);
-            __builtin_prefetch(&world->bodies[world->shapes[carom_pair_key_high(key)].body]);
-            carom_hash_map_prefetch(&world->pair_map, key);
-            /* the id this creation will get, while the pool has free ones (it pops them) */
-            int slot = free_count - 1 - (i + CREATE_PREFETCH_AHEAD);
-            if (slot >= 0) {
-                __builtin_prefetch(&world->contacts[free_ids[slot]], 1);
-            }
-        }
-        carom_create_contact(world, carom_pair_key_low(keys[i]), carom_pair_key_high(keys[i]));
+void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
+    int id = claim_contact_id(world);
+    fill_new_contact(world, id, shape_a, shape_b);
+    attach_contact(world, &world->contacts[id]);
+}
+
+typedef struct fill_task {
+    carom_world* world;
+    const uint64_t* keys;
+    const int* ids;
+} fill_task;
+
+static void fill_new_contacts(int begin, int end, int worker, void* context) {
+    (void)worker;
+    const fill_task* task = context;
+    for (int i = begin; i < end; ++i) {
+        fill_new_contact(task->world, task->ids[i], carom_pair_key_low(task->keys[i]),
+                         carom_pair_key_high(task->keys[i]));
     }
+}
+
+/* New contacts per range handed to a worker. */
+#define NEW_CONTACTS_PER_RANGE 128
+
+/* How many contacts ahead attach_contacts fetches what an attachment reads and writes: the
+ * contact, then its bodies (whose contact lists it joins) and its pair-map slot. A stirred pile
+ * makes thousands of contacts a step, each a few cache misses. */
+#define ATTACH_PREFETCH_AHEAD 4
+
+static void attach_contacts(carom_world* world, const int* ids, int count) {
+    for (int i = 0; i < count; ++i) {
+        if (i + 2 * ATTACH_PREFETCH_AHEAD < count) {
+            __builtin_prefetch(&world->contacts[ids[i + 2 * ATTACH_PREFETCH_AHEAD]]);
+        }
+        if (i + ATTACH_PREFETCH_AHEAD < count) {
+            const carom_contact* ahead = &world->contacts[ids[i + ATTACH_PREFETCH_AHEAD]];
+            __builtin_prefetch(&world->bodies[ahead->edges[0].body], 1);
+            __builtin_prefetch(&world->bodies[ahead->edges[1].body], 1);
+            carom_hash_map_prefetch(&world->pair_map, ahead->pair_key);
+        }
+        attach_contact(world, &world->contacts[ids[i]]);
+    }
+}
+
+/* In three passes, which do what creating the contacts one after the other would: the ids,
+ * claimed in pair order on this thread (cheap); each contact's fields, on the workers (the
+ * reads of the shapes and the clearing of the contacts, which touch only the contact being
+ * made); then the shared body lists and pair map, in pair order on this thread. */
+void carom_create_contacts(carom_world* world, const uint64_t* keys, int count) {
+    arrsetlen(world->created_contacts, count);
+    for (int i = 0; i < count; ++i) {
+        world->created_contacts[i] = claim_contact_id(world);
+    }
+    fill_task task = {world, keys, world->created_contacts};
+    carom_parallel_for(&world->tasks, fill_new_contacts, count, NEW_CONTACTS_PER_RANGE, &task);
+    attach_contacts(world, world->created_contacts, count);
 }
 
 void carom_contact_note_points(carom_contact* contact) {

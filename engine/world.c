@@ -259,6 +259,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contacts);
     carom_hash_map_destroy(&world->pair_map);
     arrfree(world->contacts_to_destroy);
+    arrfree(world->created_contacts);
     arrfree(world->contact_outcomes);
     arrfree(world->contact_pressing);
     arrfree(world->contact_notes);

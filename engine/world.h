@@ -34,6 +34,7 @@ struct carom_world {
     carom_id_pool contact_pool;
     carom_hash_map pair_map;    /* pair key -> contact id (lookups only) */
     int* contacts_to_destroy;   /* scratch */
+    int* created_contacts;      /* scratch: the ids of the contacts being created */
     unsigned char* contact_outcomes; /* scratch: per awake contact, the narrow phase's verdict */
     int* contact_pressing; /* scratch: per awake contact, the body it presses (continuous.h) */
     carom_touching_note* contact_notes; /* scratch: per awake contact, its note (narrow_phase.c) */

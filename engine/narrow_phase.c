@@ -147,15 +147,25 @@ static void attach_contacts(carom_world* world, const int* ids, int count) {
 /* In three passes, which do what creating the contacts one after the other would: the ids,
  * claimed in pair order on this thread (cheap); each contact's fields, on the workers (the
  * reads of the shapes and the clearing of the contacts, which touch only the contact being
- * made); then the shared body lists and pair map, in pair order on this thread. */
+ * made); then, in pair order on this thread, the shared body lists and pair map, left to the
+ * narrow phase, which joins them while the workers update the manifolds (attach_beside). */
 void carom_create_contacts(carom_world* world, const uint64_t* keys, int count) {
+    CAROM_ASSERT(arrlen(world->created_contacts) == 0);
     arrsetlen(world->created_contacts, count);
     for (int i = 0; i < count; ++i) {
         world->created_contacts[i] = claim_contact_id(world);
     }
     fill_task task = {world, keys, world->created_contacts};
     carom_parallel_for(&world->tasks, fill_new_contacts, count, NEW_CONTACTS_PER_RANGE, &task);
-    attach_contacts(world, world->created_contacts, count);
+}
+
+/* The contacts carom_create_contacts made, joined to their bodies' lists and the pair map, on
+ * this thread while the workers make the manifolds: the manifolds read neither (nor the list
+ * links of a contact, which are the fields this writes), and nothing writes them but this. */
+static void attach_beside(void* context) {
+    carom_world* world = context;
+    attach_contacts(world, world->created_contacts, (int)arrlen(world->created_contacts));
+    arrsetlen(world->created_contacts, 0);
 }
 
 void carom_contact_note_points(carom_contact* contact) {
@@ -734,7 +744,8 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
     clear_pushed(world);
     collide_task task = {world,         awake, world->contact_outcomes, world->contact_pressing,
                          world->contact_notes, dt};
-    carom_parallel_for(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE, &task);
+    carom_parallel_for_beside(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE,
+                              &task, attach_beside, world);
     for (int k = 0; k < awake_count; ++k) {
         unsigned char outcome = world->contact_outcomes[k];
         int i = awake[k];

@@ -92,7 +92,8 @@ void carom_create_contact(carom_world* world, int shape_a, int shape_b);
  * update. */
 void carom_contacts_material_changed(carom_world* world);
 /* Create the contacts of count pair keys (carom_pair_key), in that order: the broad phase's new
- * pairs, with what each creation touches fetched a few pairs ahead. */
+ * pairs. They join their bodies' contact lists and the pair map at the start of the next
+ * carom_narrow_phase_collide (in the same step), as if at once: nothing reads those between. */
 void carom_create_contacts(carom_world* world, const uint64_t* keys, int count);
 /* Destroy a contact; a touching one reports its end (contact or sensor end event). */
 void carom_destroy_contact(carom_world* world, int contact_id);

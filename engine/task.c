@@ -322,14 +322,27 @@ void carom_task_system_destroy(carom_task_system* tasks) {
 
 void carom_parallel_for(const carom_task_system* tasks, carom_task_fn* fn, int count,
                         int min_range, void* context) {
-    if (count <= 0) {
+    carom_parallel_for_beside(tasks, fn, count, min_range, context, NULL, NULL);
+}
+
+void carom_parallel_for_beside(const carom_task_system* tasks, carom_task_fn* fn, int count,
+                               int min_range, void* context, carom_beside_fn* beside,
+                               void* beside_context) {
+    if (count <= 0 || tasks->worker_count <= 1 || count < 2 * min_range) {
+        if (beside != NULL) {
+            beside(beside_context);
+        }
+        if (count > 0) {
+            fn(0, count, 0, context);
+        }
         return;
     }
-    if (tasks->worker_count <= 1 || count < 2 * min_range) {
-        fn(0, count, 0, context);
-        return;
-    }
+    /* the pool's helpers start on their runs of blocks at once; the stepping thread takes its
+     * own (finish_task) once beside is done, and a helper done first takes some of them */
     void* user_task = tasks->enqueue_task(fn, count, min_range, context, tasks->user_context);
+    if (beside != NULL) {
+        beside(beside_context);
+    }
     if (user_task != NULL) {
         tasks->finish_task(user_task, tasks->user_context);
     }

@@ -29,6 +29,14 @@ void carom_task_system_destroy(carom_task_system* tasks);
  * this thread. fn must give the same bits for any split (task.c). */
 void carom_parallel_for(const carom_task_system* tasks, carom_task_fn* fn, int count,
                         int min_range, void* context);
+/* carom_parallel_for, running beside(beside_context) on this thread while the other workers
+ * start on fn's items: serial work that reads and writes nothing fn's items do, so that the
+ * order of the two changes nothing (with one worker, or too few items to share, beside runs
+ * first, then fn). */
+typedef void carom_beside_fn(void* context);
+void carom_parallel_for_beside(const carom_task_system* tasks, carom_task_fn* fn, int count,
+                               int min_range, void* context, carom_beside_fn* beside,
+                               void* beside_context);
 
 /* Work cut into blocks of a fixed size, never a share of the workers, gives the bits of one
  * pass in item order for any worker count: each block counts what it makes, the counts become

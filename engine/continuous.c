@@ -675,22 +675,20 @@ void carom_continuous_step(carom_world* world) {
         mark_pressed_bodies(world);
     }
     scratch->pressed_marked = false;
-    if (arrlen(solver->state_bodies) == 0) {
+    int count = (int)arrlen(solver->state_bodies);
+    if (count == 0) {
         return; /* no body moved this step (a world asleep): none to sweep */
     }
-    refresh_fixed_map(world, (int)arrlen(solver->state_bodies));
+    refresh_fixed_map(world, count);
     while ((int)arrlen(scratch->candidates) < world->tasks.worker_count) {
         arrput(scratch->candidates, NULL);
     }
-    int count = (int)arrlen(solver->state_bodies);
     arrsetlen(scratch->stops, count);
     arrsetlen(scratch->stop_found, count);
     arrsetlen(scratch->swept, count);
     arrsetlen(scratch->was_pressed, count);
     arrsetlen(scratch->disturbed, count);
-    if (count > 0) {
-        memset(scratch->disturbed, 0, (size_t)count);
-    }
+    memset(scratch->disturbed, 0, (size_t)count);
     const carom_fixed_map* map = &world->continuous.fixed_map;
     bool nothing_fixed = map->built && map->usable && map->width == 0 &&
                          map->revision == world->broad_phase.fixed_revision;

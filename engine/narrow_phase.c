@@ -100,12 +100,6 @@ static void attach_contact(carom_world* world, carom_contact* contact) {
     carom_hash_map_set(&world->pair_map, contact->pair_key, contact->id);
 }
 
-void carom_create_contact(carom_world* world, int shape_a, int shape_b) {
-    int id = claim_contact_id(world);
-    fill_new_contact(world, id, shape_a, shape_b);
-    attach_contact(world, &world->contacts[id]);
-}
-
 typedef struct fill_task {
     carom_world* world;
     const uint64_t* keys;

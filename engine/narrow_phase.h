@@ -68,7 +68,7 @@ typedef struct carom_touching_note {
 
 /* Where a shape goes in a contact's pair, lower first: chain segments (their tests correct from
  * A's side), then the other polygons, then circles (always B unless both are); between two of one
- * rank, the lower shape id. carom_create_contact orders pairs by it, and the snapshot reader
+ * rank, the lower shape id. carom_create_contacts orders pairs by it, and the snapshot reader
  * refuses contacts not in this order. */
 static inline int carom_contact_rank(carom_shape_type type) {
     return type == CAROM_SHAPE_CHAIN_SEGMENT ? 0 : type == CAROM_SHAPE_CIRCLE ? 2 : 1;
@@ -86,8 +86,6 @@ carom_manifold carom_contact_get_manifold(const carom_contact* contact);
 /* Set the contact's event flag, recording a begin or end event when it changes. */
 void carom_contact_set_touching(carom_world* world, carom_contact* contact, bool touching);
 
-/* Create the contact for a new pair (shape ids in any order). */
-void carom_create_contact(carom_world* world, int shape_a, int shape_b);
 /* A shape's friction or restitution changed: every contact mixes its material again at its next
  * update. */
 void carom_contacts_material_changed(carom_world* world);

@@ -42,7 +42,7 @@ static inline bool fat_offset_ok(int64_t offset) {
     return offset >= -MAX_FAT_OFFSET && offset <= MAX_FAT_OFFSET;
 }
 
-/* The order carom_create_contact puts shapes a and b (ids id_a and id_b) in. */
+/* The order carom_create_contacts puts shapes a and b (ids id_a and id_b) in. */
 static inline bool contact_order_ok(const shape_slot* a, const shape_slot* b, int id_a, int id_b) {
     return a->rank < b->rank || (a->rank == b->rank && id_a < id_b);
 }

@@ -313,15 +313,11 @@ void carom_broad_phase_destroy_proxy(carom_broad_phase* bp, int shape) {
     /* A stale entry may remain in `moved`; the pair update skips dead proxies. */
 }
 
+/* Both halves at once. The proxy is listed in its new cells at once, not at the next pair
+ * update: queries in between (continuous collision, ray casts) then see every proxy where its
+ * box is. */
 void carom_broad_phase_move_proxy(carom_broad_phase* bp, int shape, carom_aabb fat_aabb) {
-    bp->proxies[shape].fat_aabb = fat_aabb;
-    note_fixed_change(bp, &bp->proxies[shape]);
-    mark_moved(bp, shape);
-    /* Listed in its new cells at once, not at the next pair update: queries in between
-     * (continuous collision, ray casts) then see every proxy where its box is. */
-    if (bp->cell_size > 0.0) {
-        replace(bp, shape);
-    }
+    carom_broad_phase_finish_move(bp, shape, carom_broad_phase_begin_move(bp, shape, fat_aabb));
 }
 
 unsigned carom_broad_phase_begin_move(carom_broad_phase* bp, int shape, carom_aabb fat_aabb) {
@@ -338,8 +334,10 @@ unsigned carom_broad_phase_begin_move(carom_broad_phase* bp, int shape, carom_aa
     return rest;
 }
 
-/* What carom_broad_phase_move_proxy does after writing the box, but for the moved flag: the
- * same fixed revision, moved list and cells. */
+/* The rest of the move on one thread: a fixed proxy moved changes what fixed queries answer;
+ * a proxy moved for the first time since the last pair update joins the moved list (which the
+ * pair update re-places if the cell size was not chosen yet); one whose box left its cells is
+ * re-placed. */
 void carom_broad_phase_finish_move(carom_broad_phase* bp, int shape, unsigned rest) {
     bp->fixed_revision += (rest & CAROM_PROXY_FIXED) != 0;
     if (rest & CAROM_PROXY_LIST) {

@@ -305,7 +305,7 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
         body->sweep.delta_angle = turn->delta_angle;
         body->linear_velocity = state->linear_velocity;
         body->angular_velocity = state->angular_velocity;
-        carom_sleep_update_timer(world, body, dt);
+        carom_sleep_update_timer(world, body, delta_position, turn->delta_angle, dt);
         body->center = carom_add(body->center, delta_position);
         if (!body->fixed_rotation) { /* renormalising would move a fixed rotation's last bit */
             body->transform.q =

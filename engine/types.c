@@ -19,7 +19,7 @@ carom_world_def carom_default_world_def(void) {
     def.enable_continuous = 1;
     def.enable_sleep = 1;
     def.sleep_linear_threshold = 0.05;
-    def.sleep_angular_threshold = 2.0 * CAROM_PI / 180.0;
+    def.sleep_angular_threshold = 0.0;
     def.time_to_sleep = 0.5;
     def.contact_recycle_distance = 0.01;
     def.joint_hertz = 60.0;

@@ -325,7 +325,10 @@ static carom_body_id make_chain(carom_world_id world, carom_body_id top, int n) 
 }
 
 /* Released level, the chain swings down, comes to rest hanging straight, and sleeps as one
- * island. */
+ * island. It sleeps at a turning point of its last slow swing, once every link's farthest point
+ * has moved slower than the sleep threshold for time_to_sleep: its end then hangs up to 15 cm
+ * (under 1 degree) off the vertical (11.5 cm, after 19.3 s; under the older test, which also
+ * limited each link's spin, 7.1 cm after 21.7 s). */
 Test(joint, a_chain_of_twenty_links_hangs_and_sleeps) {
     carom_world_id world = test_make_world(carom_v2(0.0, -G));
     carom_body_id top = make_static(world, carom_v2(0.0, 10.0));
@@ -342,7 +345,7 @@ Test(joint, a_chain_of_twenty_links_hangs_and_sleeps) {
                 "%.4f m below the top (9.75 unstretched)",
                 asleep_at, end.x, end.y, 10.0 - end.y);
     cr_assert_gt(asleep_at, 0.0, "still awake after a minute");
-    cr_assert_lt(fabs(end.x), 0.1, "the chain hangs straight down");
+    cr_assert_lt(fabs(end.x), 0.15, "the chain hangs straight down");
     cr_assert_lt(fabs((10.0 - end.y) / 9.75 - 1.0), 0.005, "stretched by more than 0.5 %%");
     cr_assert_eq(carom_world_get_counters(world).sleeping_island_count, 1);
     carom_destroy_world(world);

@@ -82,11 +82,12 @@ typedef struct carom_world_def {
                                           through static or kinematic shapes (and bullets
                                           through any), default 1 */
     int enable_sleep;                  /* non-zero: resting islands of bodies sleep, default 1 */
-    double sleep_linear_threshold;     /* a body is resting while its center and its farthest
-                                          point move slower than this (m/s, >= 0), default
-                                          0.05 */
-    double sleep_angular_threshold;    /* ...and it turns slower than this (rad/s, >= 0),
-                                          default 0.035 (2 degrees per second) */
+    double sleep_linear_threshold;     /* a body is resting while its farthest point moves
+                                          slower than this: its center's speed plus its spin
+                                          times its extent (m/s, >= 0), default 0.05 */
+    double sleep_angular_threshold;    /* > 0: ...and it turns slower than this (rad/s);
+                                          0: no limit on spin beyond the linear test (the
+                                          default, as in Box2D v3); >= 0 */
     double time_to_sleep;              /* an island sleeps once all its bodies have rested this
                                           long (s, > 0), default 0.5 */
     double speculative_distance;       /* contact points are kept while the gap is at most this

@@ -97,7 +97,7 @@ class World:
     cell_size (m, 0: chosen at the first step), restitution_threshold (1 m/s),
     contact_hertz (35 Hz), contact_damping_ratio (10), contact_push_max_velocity (3 m/s),
     contact_slop (0 m), enable_continuous (True), enable_sleep (True),
-    sleep_linear_threshold (0.05 m/s), sleep_angular_threshold (0.035 rad/s),
+    sleep_linear_threshold (0.05 m/s), sleep_angular_threshold (0 rad/s: no spin limit),
     time_to_sleep (0.5 s), speculative_distance (0.02 m), contact_recycle_distance (0.01 m),
     joint_hertz (60 Hz), joint_damping_ratio (2), max_contacts (1,000,000).
 

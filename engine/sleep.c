@@ -208,20 +208,27 @@ void carom_sleep_step(carom_world* world) {
         }
         return;
     }
+    /* Indexed by body id, but only awake dynamic bodies' entries are written or read (the
+     * others join no island), so only the awake bodies are visited, in id order as the list
+     * is: a world half asleep pays for its awake half. */
     int count = (int)arrlen(world->bodies);
     arrsetlen(world->sleep_parent, count);
     arrsetlen(world->sleep_min_time, count);
     arrsetlen(world->sleep_energy_gain, count);
     arrsetlen(world->sleep_island_of_root, count);
     int* parent = world->sleep_parent;
-    for (int i = 0; i < count; ++i) {
+    const int* awake = world->awake_bodies;
+    int awake_count = (int)arrlen(world->awake_bodies);
+    for (int k = 0; k < awake_count; ++k) {
+        int i = awake[k];
         parent[i] = i;
         world->sleep_min_time[i] = INFINITY;
         world->sleep_energy_gain[i] = 0.0;
         world->sleep_island_of_root[i] = -1;
     }
     link_islands(world, parent);
-    for (int i = 0; i < count; ++i) {
+    for (int k = 0; k < awake_count; ++k) {
+        int i = awake[k];
         if (awake_dynamic(&world->bodies[i])) {
             int root = find_root(parent, i);
             world->sleep_min_time[root] = carom_min_d(world->sleep_min_time[root],
@@ -229,12 +236,12 @@ void carom_sleep_step(carom_world* world) {
             world->sleep_energy_gain[root] += energy_gain(world, &world->bodies[i]);
         }
     }
-    for (int i = 0; i < count; ++i) {
-        carom_body* body = &world->bodies[i];
+    for (int k = 0; k < awake_count; ++k) {
+        carom_body* body = &world->bodies[awake[k]];
         if (!awake_dynamic(body)) {
             continue;
         }
-        int root = find_root(parent, i);
+        int root = find_root(parent, body->id);
         if (!rested_long_enough(world, world->sleep_min_time[root])) {
             continue; /* not all rested long enough */
         }

@@ -718,18 +718,138 @@ static void destroy_parted_contacts(carom_world* world) {
     }
 }
 
-/* The manifolds are made in parallel (collide_range); then, in contact order on this thread,
- * what one contact does to the world: events, wakes, the solver's list, destruction. A contact
- * skipped because both bodies were at rest is looked at again there, since a wake by an
- * earlier contact may have made one active: exactly the contacts, in the order, that one pass
- * in contact order would update. (Waking changes no body field a manifold reads.) */
+/* The merge's part for awake contact k, in contact order on this thread: what the contact
+ * does to the world (events, wakes, the solver's list, destruction). A contact skipped because
+ * both bodies were at rest is looked at again here, since a wake by an earlier contact may have
+ * made one active. */
+static void merge_contact(carom_world* world, const int* awake, int k, double dt) {
+    unsigned char outcome = world->contact_outcomes[k];
+    int i = awake[k];
+    if (outcome == OUTCOME_SKIPPED) {
+        outcome = collide_contact(world, &world->contacts[i], dt, &world->contact_pressing[k]);
+        world->contact_notes[k] = note_contact(&world->contacts[i]);
+    }
+    int listed = (int)arrlen(world->touching_contacts);
+    if (outcome == OUTCOME_SOLVE) {
+        list_touching(world, i, world->contact_notes[k]);
+    } else if (outcome == OUTCOME_DESTROY) {
+        arrput(world->contacts_to_destroy, i);
+    } else if (outcome == OUTCOME_UPDATED) {
+        settle_contact(world, i);
+    }
+    /* continuous collision's mark, for each contact on the solver's list */
+    if ((int)arrlen(world->touching_contacts) > listed && world->contact_pressing[k] >= 0) {
+        world->bodies[world->contact_pressing[k]].pressed = true;
+    }
+}
+
+/* The merge's fast path. Most blocks of contacts hold only contacts that go onto the solver's
+ * list (OUTCOME_SOLVE) or do nothing (OUTCOME_QUIET): all of a resting pile's, three in four of
+ * the 16,000-ball rain's. For those the merge only keeps a block's place on the list; the
+ * workers then write the block's contacts there, with the marks listing them leaves, as the
+ * contact-by-contact merge would have (the merge, on this thread alone, was 3 % of a two-thread
+ * step of the rain). */
+#define MERGE_BLOCK 64
+
+typedef struct merge_task {
+    carom_world* world;
+    const int* awake; /* the awake contacts the narrow phase walks */
+    int count;
+} merge_task;
+
+/* Per block: how many contacts it lists if it is all OUTCOME_SOLVE and OUTCOME_QUIET, else -1
+ * (the merge settles it contact by contact). */
+static void count_listed(int begin, int end, int worker, void* context) {
+    (void)worker;
+    const merge_task* task = context;
+    carom_world* world = task->world;
+    const unsigned char* outcomes = world->contact_outcomes;
+    for (int block = begin; block < end; ++block) {
+        int last = carom_block_end(block, MERGE_BLOCK, task->count);
+        int listed = 0;
+        bool plain = true;
+        for (int k = block * MERGE_BLOCK; k < last; ++k) {
+            listed += outcomes[k] == OUTCOME_SOLVE;
+            plain &= outcomes[k] == OUTCOME_SOLVE || outcomes[k] == OUTCOME_QUIET;
+        }
+        world->merge_places[block] = plain ? listed : -1;
+    }
+}
+
+/* Per plain block: its listed contacts and their notes written from the block's place, and
+ * their marks set (list_touching's pushed bodies, the body a contact presses). Two blocks may
+ * mark one body: the same value, stored atomically. */
+static void write_listed(int begin, int end, int worker, void* context) {
+    (void)worker;
+    const merge_task* task = context;
+    carom_world* world = task->world;
+    for (int block = begin; block < end; ++block) {
+        int place = world->merge_places[block];
+        if (place < 0) {
+            continue;
+        }
+        int last = carom_block_end(block, MERGE_BLOCK, task->count);
+        for (int k = block * MERGE_BLOCK; k < last; ++k) {
+            if (world->contact_outcomes[k] != OUTCOME_SOLVE) {
+                continue;
+            }
+            carom_touching_note note = world->contact_notes[k];
+            world->touching_contacts[place] = task->awake[k];
+            world->touching_notes[place] = note;
+            place += 1;
+            if (note.points_touch) {
+                __atomic_store_n(&world->pushed_bodies[note.body_a], 1, __ATOMIC_RELAXED);
+                __atomic_store_n(&world->pushed_bodies[note.body_b], 1, __ATOMIC_RELAXED);
+            }
+            if (world->contact_pressing[k] >= 0) {
+                __atomic_store_n(&world->bodies[world->contact_pressing[k]].pressed, true,
+                                 __ATOMIC_RELAXED);
+            }
+        }
+    }
+}
+
+/* Blocks per range handed to a worker by the fast path's two passes. */
+#define MERGE_BLOCKS_PER_RANGE 16
+
+/* In contact order: the plain blocks keep their places on the list, the others are settled
+ * contact by contact; then the workers fill the plain blocks' places. Nothing the settling does
+ * (events, wakes, the pre-solve callback, which makes every contact OUTCOME_UPDATED) reads the
+ * list or the marks, so the order of the two changes nothing. */
+static void merge_contacts(carom_world* world, const int* awake, int awake_count, double dt) {
+    int blocks = (awake_count + MERGE_BLOCK - 1) / MERGE_BLOCK;
+    arrsetlen(world->merge_places, blocks);
+    merge_task task = {world, awake, awake_count};
+    carom_parallel_for(&world->tasks, count_listed, blocks, MERGE_BLOCKS_PER_RANGE, &task);
+    arrsetcap(world->touching_contacts, awake_count); /* the list holds each contact once */
+    arrsetcap(world->touching_notes, awake_count);
+    for (int block = 0; block < blocks; ++block) {
+        int listed = world->merge_places[block];
+        if (listed >= 0) {
+            int place = (int)arrlen(world->touching_contacts);
+            arrsetlen(world->touching_contacts, place + listed);
+            arrsetlen(world->touching_notes, place + listed);
+            world->merge_places[block] = place;
+            continue;
+        }
+        int last = carom_block_end(block, MERGE_BLOCK, awake_count);
+        for (int k = block * MERGE_BLOCK; k < last; ++k) {
+            merge_contact(world, awake, k, dt);
+        }
+    }
+    carom_parallel_for(&world->tasks, write_listed, blocks, MERGE_BLOCKS_PER_RANGE, &task);
+}
+
+/* The manifolds are made in parallel (collide_range); then, in contact order, what one contact
+ * does to the world (merge_contacts): exactly the contacts, in the order, that one pass in
+ * contact order would update. (Waking changes no body field a manifold reads.) */
 void carom_narrow_phase_collide(carom_world* world, double dt) {
     arrsetlen(world->contacts_to_destroy, 0);
     clear_touching(world);
     uint64_t wakes_before = world->wake_count;
     carom_refresh_awake_lists(world);
-    /* waking during the loop changes awake_contacts: walk a copy of its length, which the
-     * loop only reads (a wake marks the lists stale rather than rebuilding them) */
+    /* waking during the merge changes awake_contacts: walk a copy of its length, which the
+     * merge only reads (a wake marks the lists stale rather than rebuilding them) */
     const int* awake = world->awake_contacts;
     int awake_count = (int)arrlen(world->awake_contacts);
     arrsetlen(world->contact_outcomes, awake_count);
@@ -740,26 +860,7 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
                          world->contact_notes, dt};
     carom_parallel_for_beside(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE,
                               &task, attach_beside, world);
-    for (int k = 0; k < awake_count; ++k) {
-        unsigned char outcome = world->contact_outcomes[k];
-        int i = awake[k];
-        if (outcome == OUTCOME_SKIPPED) {
-            outcome = collide_contact(world, &world->contacts[i], dt, &world->contact_pressing[k]);
-            world->contact_notes[k] = note_contact(&world->contacts[i]);
-        }
-        int listed = (int)arrlen(world->touching_contacts);
-        if (outcome == OUTCOME_SOLVE) {
-            list_touching(world, i, world->contact_notes[k]);
-        } else if (outcome == OUTCOME_DESTROY) {
-            arrput(world->contacts_to_destroy, i);
-        } else if (outcome == OUTCOME_UPDATED) {
-            settle_contact(world, i);
-        }
-        /* continuous collision's mark, for each contact on the solver's list */
-        if ((int)arrlen(world->touching_contacts) > listed && world->contact_pressing[k] >= 0) {
-            world->bodies[world->contact_pressing[k]].pressed = true;
-        }
-    }
+    merge_contacts(world, awake, awake_count, dt);
     /* After a wake the list is made again, with contacts not updated this step: continuous
      * collision then marks the bodies they press itself. */
     world->continuous.pressed_marked = world->def.enable_continuous;

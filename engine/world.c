@@ -263,6 +263,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contact_outcomes);
     arrfree(world->contact_pressing);
     arrfree(world->contact_notes);
+    arrfree(world->merge_places);
     arrfree(world->pushed_bodies);
     arrfree(world->touching_contacts);
     arrfree(world->touching_notes);

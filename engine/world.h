@@ -38,6 +38,9 @@ struct carom_world {
     unsigned char* contact_outcomes; /* scratch: per awake contact, the narrow phase's verdict */
     int* contact_pressing; /* scratch: per awake contact, the body it presses (continuous.h) */
     carom_touching_note* contact_notes; /* scratch: per awake contact, its note (narrow_phase.c) */
+    /* scratch: per block of awake contacts, where the narrow phase's merge puts its contacts on
+     * the solver's list, or -1 for a block it settles contact by contact (narrow_phase.c) */
+    int* merge_places;
     /* Per body id, set by each step's narrow phase: 1 if one of the body's contacts on the
      * solver's list touches (a point within CAROM_TOUCHING_DISTANCE): something pushes it, and
      * its fat box gets no look-ahead (body.c). Meaningful from the narrow phase to the end of

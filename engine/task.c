@@ -51,10 +51,12 @@
 
 /* A worker's run of a task's blocks, [front, back), packed in one word (front in the low 16
  * bits; a task has at most BLOCKS_PER_WORKER * CAROM_MAX_WORKERS blocks) so that its owner
- * taking the front and another worker taking the back agree by one compare-and-swap; alone on
- * its cache line, as the owner changes it at every block. */
+ * taking the front and another worker taking the back agree by one compare-and-swap; and how
+ * many blocks the worker ran, which only it writes. On the worker's own cache line, as it
+ * changes both at every block. */
 typedef struct block_run {
     _Alignas(64) atomic_uint ends;
+    atomic_int done;
 } block_run;
 
 typedef struct helper {
@@ -63,25 +65,31 @@ typedef struct helper {
     pthread_t thread;
 } helper;
 
+/* Laid out in three cache lines by who writes them, so that no line the helpers read at every
+ * block or while they wait is one that another thread keeps writing: with the counts of the
+ * blocks done and of the helpers in beside the task's fields, each block a worker finished
+ * took the line away from the other, which then fetched it back to read the task. */
 struct carom_thread_pool {
-    int helper_count;
-    helper* helpers;
-    pthread_mutex_t mutex;
-    pthread_cond_t wake;
-    atomic_uint generation; /* bumped when a task opens, and at shutdown */
-    atomic_int sleepers;    /* helpers asleep on `wake`, or about to be */
-    atomic_bool shutdown;
-    atomic_bool open;  /* the task below may be joined */
-    atomic_int users;  /* helpers between the gate and leaving the task */
-    /* the task: written only while it is closed and no helper is in */
+    /* the task, written by the stepping thread only, while it is closed and no helper is in */
+    _Alignas(64) atomic_uint generation; /* bumped when a task opens, and at shutdown */
+    atomic_bool open;                    /* the task below may be joined */
     carom_task_fn* fn;
     void* context;
     int count;
     int block_size;
     int block_count;
     block_run* runs; /* one per worker, the stepping thread's first */
+    /* the gate, written by the helpers */
+    _Alignas(64) atomic_int users; /* helpers between the gate and leaving the task */
+    /* the rest, written when the pool starts and stops, and around a helper's sleep */
+    _Alignas(64) int helper_count;
+    helper* helpers;
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+    atomic_int sleepers; /* helpers asleep on `wake`, or about to be */
+    atomic_bool shutdown;
     void* runs_memory; /* runs, before their alignment to a cache line */
-    atomic_int done_blocks;
+    void* memory;      /* the pool, before its alignment to a cache line */
 };
 
 static void cpu_relax(void) {
@@ -113,7 +121,8 @@ static void run_block(carom_thread_pool* pool, int block, int worker) {
     int begin = block * pool->block_size;
     int end = pool->count - begin < pool->block_size ? pool->count : begin + pool->block_size;
     pool->fn(begin, end, worker, pool->context);
-    atomic_fetch_add(&pool->done_blocks, 1);
+    block_run* own = &pool->runs[worker];
+    atomic_store(&own->done, atomic_load_explicit(&own->done, memory_order_relaxed) + 1);
 }
 
 /* Take blocks of the open task until none is left: the worker's own run, then the others'. */
@@ -202,7 +211,9 @@ static void* pool_enqueue(carom_task_fn* task, int item_count, int min_range, vo
         atomic_store(&pool->runs[w].ends, pack_run((unsigned)(block_count * w / workers),
                                                    (unsigned)(block_count * (w + 1) / workers)));
     }
-    atomic_store(&pool->done_blocks, 0);
+    for (int w = 0; w < workers; ++w) {
+        atomic_store(&pool->runs[w].done, 0);
+    }
     atomic_store(&pool->open, true);
     atomic_fetch_add(&pool->generation, 1);
     wake_sleepers(pool);
@@ -220,11 +231,26 @@ static void wait_until(atomic_int* value, int target) {
     }
 }
 
+/* The blocks of the open task the workers have run. */
+static int blocks_done(carom_thread_pool* pool) {
+    int done = 0;
+    for (int w = 0; w <= pool->helper_count; ++w) {
+        done += atomic_load(&pool->runs[w].done);
+    }
+    return done;
+}
+
 static void pool_finish(void* user_task, void* user_context) {
     (void)user_context;
     carom_thread_pool* pool = user_task;
     run_blocks(pool, 0);
-    wait_until(&pool->done_blocks, pool->block_count);
+    for (int i = 0; blocks_done(pool) != pool->block_count; ++i) {
+        if (i < SPIN_ITERATIONS) {
+            cpu_relax();
+        } else {
+            sched_yield();
+        }
+    }
     atomic_store(&pool->open, false);
     wait_until(&pool->users, 0);
 }
@@ -242,12 +268,15 @@ static void pool_destroy(carom_thread_pool* pool, int started) {
     pthread_mutex_destroy(&pool->mutex);
     carom_free(pool->runs_memory);
     carom_free(pool->helpers);
-    carom_free(pool);
+    carom_free(pool->memory);
 }
 
 static carom_status pool_create(int helper_count, carom_thread_pool** out) {
-    carom_thread_pool* pool = carom_alloc(sizeof(*pool));
+    /* carom_alloc aligns for max_align_t only: one line more, to start the pool on a line */
+    void* memory = carom_alloc(sizeof(carom_thread_pool) + 63);
+    carom_thread_pool* pool = (carom_thread_pool*)(((uintptr_t)memory + 63) & ~(uintptr_t)63);
     memset(pool, 0, sizeof(*pool));
+    pool->memory = memory;
     pool->helper_count = helper_count;
     pool->helpers = carom_alloc(sizeof(helper) * (size_t)helper_count);
     pthread_mutex_init(&pool->mutex, NULL);
@@ -257,13 +286,13 @@ static carom_status pool_create(int helper_count, carom_thread_pool** out) {
     atomic_init(&pool->shutdown, false);
     atomic_init(&pool->open, false);
     atomic_init(&pool->users, 0);
-    atomic_init(&pool->done_blocks, 0);
     /* carom_alloc aligns for max_align_t only: one line more, to start the runs on a line */
     pool->runs_memory = carom_alloc(sizeof(block_run) * (size_t)(helper_count + 2));
     uintptr_t runs_address = ((uintptr_t)pool->runs_memory + 63) & ~(uintptr_t)63;
     pool->runs = (block_run*)runs_address;
     for (int w = 0; w <= helper_count; ++w) {
         atomic_init(&pool->runs[w].ends, 0u);
+        atomic_init(&pool->runs[w].done, 0);
     }
     for (int i = 0; i < helper_count; ++i) {
         pool->helpers[i].pool = pool;

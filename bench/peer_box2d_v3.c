@@ -38,7 +38,7 @@
 #define QUEUE_CAPACITY 1024 /* tasks in flight at once: Box2D has at most 128 per step */
 #define MAX_THREADS 32      /* Box2D v3's B2_MAX_WORKERS, which its public headers do not export */
 #define SPIN_ITERATIONS 4096
-#define YIELD_ITERATIONS 64
+#define YIELD_ITERATIONS 1024 /* as carom's pool (engine/task.c says why) */
 
 typedef struct queued_task {
     b2TaskCallback* fn;

@@ -69,12 +69,6 @@ carom_aabb carom_quantize_fat_aabb(carom_aabb box) {
     return out;
 }
 
-uint64_t carom_pair_key(int shape_a, int shape_b) {
-    uint32_t low = (uint32_t)(shape_a < shape_b ? shape_a : shape_b);
-    uint32_t high = (uint32_t)(shape_a < shape_b ? shape_b : shape_a);
-    return ((uint64_t)low << 32) | high;
-}
-
 bool carom_proxies_may_pair(const carom_proxy* a, const carom_proxy* b) {
     if (a->body == b->body) {
         return false;

@@ -147,7 +147,11 @@ static inline void carom_broad_phase_restore_proxy_if_changed(carom_broad_phase*
     }
 }
 /* Pair key of two shape ids, smaller id in the high half. */
-uint64_t carom_pair_key(int shape_a, int shape_b);
+static inline uint64_t carom_pair_key(int shape_a, int shape_b) {
+    uint32_t low = (uint32_t)(shape_a < shape_b ? shape_a : shape_b);
+    uint32_t high = (uint32_t)(shape_a < shape_b ? shape_b : shape_a);
+    return ((uint64_t)low << 32) | high;
+}
 /* The two shape ids of a pair key: the smaller, and the larger. */
 static inline int carom_pair_key_low(uint64_t key) {
     return (int)(key >> 32);

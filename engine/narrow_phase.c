@@ -87,7 +87,6 @@ static void fill_new_contact(carom_world* world, int id, int shape_a, int shape_
     contact->id = id;
     contact->shape_a = shape_a;
     contact->shape_b = shape_b;
-    contact->pair_key = carom_pair_key(shape_a, shape_b);
     contact->is_sensor = world->shapes[shape_a].is_sensor || world->shapes[shape_b].is_sensor;
     contact->edges[0].body = world->shapes[shape_a].body;
     contact->edges[1].body = world->shapes[shape_b].body;
@@ -97,7 +96,7 @@ static void fill_new_contact(carom_world* world, int id, int shape_a, int shape_
 static void attach_contact(carom_world* world, carom_contact* contact) {
     link_edge(world, contact, 0);
     link_edge(world, contact, 1);
-    carom_hash_map_set(&world->pair_map, contact->pair_key, contact->id);
+    carom_hash_map_set(&world->pair_map, carom_contact_pair_key(contact), contact->id);
 }
 
 typedef struct fill_task {
@@ -132,7 +131,7 @@ static void attach_contacts(carom_world* world, const int* ids, int count) {
             const carom_contact* ahead = &world->contacts[ids[i + ATTACH_PREFETCH_AHEAD]];
             __builtin_prefetch(&world->bodies[ahead->edges[0].body], 1);
             __builtin_prefetch(&world->bodies[ahead->edges[1].body], 1);
-            carom_hash_map_prefetch(&world->pair_map, ahead->pair_key);
+            carom_hash_map_prefetch(&world->pair_map, carom_contact_pair_key(ahead));
         }
         attach_contact(world, &world->contacts[ids[i]]);
     }
@@ -241,7 +240,7 @@ void carom_destroy_contact(carom_world* world, int contact_id) {
     if (contact->touching) {
         report_touch_change(world, contact, false);
     }
-    carom_hash_map_remove(&world->pair_map, contact->pair_key);
+    carom_hash_map_remove(&world->pair_map, carom_contact_pair_key(contact));
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
     contact->id = -1;
@@ -690,7 +689,7 @@ static void collide_range(int begin, int end, int worker, void* context) {
 #define DESTROY_PREFETCH_AHEAD 4
 
 static void prefetch_contact_destruction(const carom_world* world, const carom_contact* contact) {
-    carom_hash_map_prefetch(&world->pair_map, contact->pair_key);
+    carom_hash_map_prefetch(&world->pair_map, carom_contact_pair_key(contact));
     for (int e = 0; e < 2; ++e) {
         const carom_contact_edge* edge = &contact->edges[e];
         __builtin_prefetch(&world->bodies[edge->body], 1);

@@ -4,6 +4,8 @@
 
 #include "carom/carom.h"
 
+#include "broad_phase.h"
+
 #include <stdbool.h>
 
 typedef struct carom_world carom_world;
@@ -49,13 +51,18 @@ typedef struct carom_contact {
     double restitution; /* max(restitution_a, restitution_b) */
     carom_vec2 normal;  /* from shape A to shape B */
     carom_contact_point points[2];
-    uint64_t pair_key;
     /* The bodies' poses when the manifold was made, so that it can be reused while they barely
      * move relative to each other (recycling, narrow_phase.c). */
     bool manifold_cached;       /* false: make the manifold afresh next step */
     carom_transform cached_pose; /* B's origin in A's origin frame */
     carom_rot cached_rotation_a, cached_rotation_b;
 } carom_contact;
+
+/* The contact's key in the world's pair map (carom_pair_key of its shapes): worked out rather
+ * than stored, 8 bytes fewer in every contact that the passes over them stream. */
+static inline uint64_t carom_contact_pair_key(const carom_contact* contact) {
+    return carom_pair_key(contact->shape_a, contact->shape_b);
+}
 
 /* What the solver's collection of constraints reads of a contact on the touching list, noted by
  * the narrow phase while the contact is at hand: a pile's contacts fill megabytes, and reading

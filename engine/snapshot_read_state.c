@@ -83,7 +83,6 @@ static void set_contact_head(carom_contact* c, const scene_view* view, int id, i
     c->touching = (flags & CONTACT_TOUCHING) != 0;
     c->disabled = false; /* the pre-solve callback decides again at the next step */
     c->manifold_cached = (flags & CONTACT_CACHED) != 0;
-    c->pair_key = carom_pair_key(shape_a, shape_b);
     const shape_slot* a = &view->shapes[shape_a];
     const shape_slot* b = &view->shapes[shape_b];
     c->is_sensor = a->is_sensor || b->is_sensor;
@@ -486,7 +485,7 @@ static bool old_pair(const state_data* state, int slot, int old_slots, uint64_t*
     if (slot >= old_slots || state->contacts[slot].id < 0) {
         return false;
     }
-    *key = state->contacts[slot].pair_key;
+    *key = carom_contact_pair_key(&state->contacts[slot]);
     return true;
 }
 
@@ -522,7 +521,7 @@ static void read_contacts(reader* r, const scene_view* view, state_data* state) 
             contact->id = -1;
         } else {
             read_contact(r, &at, view, contact, i);
-            if (r->failed || (had_pair && key == contact->pair_key)) {
+            if (r->failed || (had_pair && key == carom_contact_pair_key(contact))) {
                 continue;
             }
             arrput(state->new_pairs, i);
@@ -536,7 +535,7 @@ static void read_contacts(reader* r, const scene_view* view, state_data* state) 
     }
     for (int k = 0; k < (int)arrlen(state->new_pairs) && !r->failed; ++k) {
         const carom_contact* contact = &state->contacts[state->new_pairs[k]];
-        if (!carom_hash_map_insert_new(&state->pair_map, contact->pair_key, contact->id)) {
+        if (!carom_hash_map_insert_new(&state->pair_map, carom_contact_pair_key(contact), contact->id)) {
             reader_fail(r, "shapes %d and %d have two contacts", contact->shape_a,
                         contact->shape_b);
         }

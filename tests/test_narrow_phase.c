@@ -37,7 +37,7 @@ static const carom_contact* find_contact(const carom_world* w, carom_shape_id a,
                                          carom_shape_id b) {
     uint64_t key = carom_pair_key(shape_index(a), shape_index(b));
     for (int i = 0; i < (int)arrlen(w->contacts); ++i) {
-        if (w->contacts[i].id >= 0 && w->contacts[i].pair_key == key) {
+        if (w->contacts[i].id >= 0 && carom_contact_pair_key(&w->contacts[i]) == key) {
             return &w->contacts[i];
         }
     }

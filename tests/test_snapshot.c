@@ -122,7 +122,7 @@ static void feed_contact(digest* d, const carom_world* w, const carom_contact* c
     feed_int(d, c->edges[0].body);
     feed_int(d, c->edges[1].body);
     feed_int(d, c->point_count * 4 + c->touching * 2 + c->is_sensor);
-    feed_int(d, carom_hash_map_get(&w->pair_map, c->pair_key));
+    feed_int(d, carom_hash_map_get(&w->pair_map, carom_contact_pair_key(c)));
     if (c->point_count == 0) {
         return;
     }

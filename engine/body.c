@@ -32,11 +32,6 @@ carom_body* carom_get_body_checked(carom_body_id id, carom_world** world_out, co
     return body;
 }
 
-carom_body_id carom_make_body_id(const carom_world* world, const carom_body* body) {
-    carom_body_id id = {body->id + 1, body->generation, world->index, world->generation};
-    return id;
-}
-
 static carom_status check_body_def(const carom_body_def* def) {
     if (def == NULL) {
         return carom_fail(CAROM_ERROR_NULL_ARGUMENT, "body def is NULL");

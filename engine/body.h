@@ -70,7 +70,6 @@ static inline void carom_body_derive_origin(carom_body* body) {
 /* Resolve a public id to the body, or NULL (recording CAROM_ERROR_INVALID_ID with `what` in the
  * message). *world_out receives the world. */
 carom_body* carom_get_body_checked(carom_body_id id, carom_world** world_out, const char* what);
-carom_body_id carom_make_body_id(const carom_world* world, const carom_body* body);
 /* Recompute mass, center of mass and inertia from the shapes; keeps the center's velocity. */
 void carom_body_update_mass(carom_world* world, carom_body* body);
 /* Recompute the shapes' bounding boxes after the body moved by `motion` (m) this step; moves

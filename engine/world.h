@@ -169,4 +169,11 @@ carom_status carom_check_unlocked(const carom_world* world, const char* action);
 void carom_lock_world(carom_world* world, const char* holder);
 void carom_unlock_world(carom_world* world);
 
+/* The public id of a body of this world: inline, as every step makes one per moved body for its
+ * move events. */
+static inline carom_body_id carom_make_body_id(const carom_world* world, const carom_body* body) {
+    carom_body_id id = {body->id + 1, body->generation, world->index, world->generation};
+    return id;
+}
+
 #endif

@@ -106,6 +106,15 @@ static void cpu_relax(void) {
 #endif
 }
 
+/* The i-th pause of a wait: spinning first, then yielding. */
+static void wait_a_little(int i) {
+    if (i < SPIN_ITERATIONS) {
+        cpu_relax();
+    } else {
+        sched_yield();
+    }
+}
+
 static unsigned pack_run(unsigned front, unsigned back) { return front | back << 16; }
 
 /* Take a block off the run, from its front (the run's owner) or its back (any other worker):
@@ -149,19 +158,12 @@ static void run_blocks(carom_thread_pool* pool, int worker) {
 
 /* Wait until the generation moves on from `seen` (a task opened, or shutdown); return it. */
 static unsigned wait_for_task(carom_thread_pool* pool, unsigned seen) {
-    for (int i = 0; i < SPIN_ITERATIONS; ++i) {
+    for (int i = 0; i < SPIN_ITERATIONS + YIELD_ITERATIONS; ++i) {
         unsigned now = atomic_load(&pool->generation);
         if (now != seen) {
             return now;
         }
-        cpu_relax();
-    }
-    for (int i = 0; i < YIELD_ITERATIONS; ++i) {
-        unsigned now = atomic_load(&pool->generation);
-        if (now != seen) {
-            return now;
-        }
-        sched_yield();
+        wait_a_little(i);
     }
     pthread_mutex_lock(&pool->mutex);
     atomic_fetch_add(&pool->sleepers, 1);
@@ -228,14 +230,10 @@ static void* pool_enqueue(carom_task_fn* task, int item_count, int min_range, vo
     return pool;
 }
 
-/* Wait, spinning then yielding, until *value reaches target. */
+/* Wait until *value reaches target. */
 static void wait_until(atomic_int* value, int target) {
     for (int i = 0; atomic_load(value) != target; ++i) {
-        if (i < SPIN_ITERATIONS) {
-            cpu_relax();
-        } else {
-            sched_yield();
-        }
+        wait_a_little(i);
     }
 }
 
@@ -253,11 +251,7 @@ static void pool_finish(void* user_task, void* user_context) {
     carom_thread_pool* pool = user_task;
     run_blocks(pool, 0);
     for (int i = 0; blocks_done(pool) != pool->block_count; ++i) {
-        if (i < SPIN_ITERATIONS) {
-            cpu_relax();
-        } else {
-            sched_yield();
-        }
+        wait_a_little(i);
     }
     atomic_store(&pool->open, false);
     wait_until(&pool->users, 0);

@@ -261,11 +261,15 @@ static void shift_cells(carom_broad_phase* bp, int shape, int x0, int y0, int x1
     proxy->y1 = y1;
 }
 
-/* Whether the proxy is listed in a plain way (not large) as what its body is now, and in the
- * cells (x0, y0)-(x1, y1). */
+/* Whether the proxy is listed in a plain way (not large) as what its body is now. */
+static bool listed_as_is(const carom_proxy* proxy) {
+    return proxy->placed && proxy->large_slot < 0 && counted_as_its_type(proxy);
+}
+
+/* Whether the proxy is listed as is, and in the cells (x0, y0)-(x1, y1). */
 static bool listed_in(const carom_proxy* proxy, int x0, int y0, int x1, int y1) {
-    return proxy->placed && proxy->large_slot < 0 && counted_as_its_type(proxy) &&
-           x0 == proxy->x0 && y0 == proxy->y0 && x1 == proxy->x1 && y1 == proxy->y1;
+    return listed_as_is(proxy) && x0 == proxy->x0 && y0 == proxy->y0 && x1 == proxy->x1 &&
+           y1 == proxy->y1;
 }
 
 /* Whether the proxy is listed in the cells its fat box covers now, and so needs no re-placing. */
@@ -287,9 +291,8 @@ static void replace(carom_broad_phase* bp, int shape) {
     if (listed_in(proxy, x0, y0, x1, y1)) {
         return;
     }
-    bool listed_as_is = proxy->placed && proxy->large_slot < 0 && counted_as_its_type(proxy);
     double cells = ((double)x1 - x0 + 1.0) * ((double)y1 - y0 + 1.0);
-    if (listed_as_is && cells <= CAROM_LARGE_PROXY_CELLS) {
+    if (listed_as_is(proxy) && cells <= CAROM_LARGE_PROXY_CELLS) {
         shift_cells(bp, shape, x0, y0, x1, y1);
         return;
     }

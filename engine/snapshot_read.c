@@ -277,12 +277,7 @@ static void commit_state(carom_world* world, state_data* state, bool scene_kept)
     commit_islands(world, state);
     commit_vehicles(world, state);
     commit_joints(world, state);
-    arrsetlen(world->begin_events, 0);
-    arrsetlen(world->end_events, 0);
-    arrsetlen(world->hit_events, 0);
-    arrsetlen(world->sensor_begin_events, 0);
-    arrsetlen(world->sensor_end_events, 0);
-    arrsetlen(world->body_move_events, 0);
+    carom_world_clear_events(world);
 }
 
 /* ---- The API ---------------------------------------------------------------------------- */

@@ -519,6 +519,15 @@ void carom_refresh_awake_lists(carom_world* world) {
     world->awake_lists_revision = world->awake_revision;
 }
 
+void carom_world_clear_events(carom_world* world) {
+    arrsetlen(world->begin_events, 0);
+    arrsetlen(world->end_events, 0);
+    arrsetlen(world->hit_events, 0);
+    arrsetlen(world->sensor_begin_events, 0);
+    arrsetlen(world->sensor_end_events, 0);
+    arrsetlen(world->body_move_events, 0);
+}
+
 /* The first massless dynamic body, for the error message. */
 static int find_massless_body(const carom_world* world) {
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
@@ -598,12 +607,7 @@ carom_status carom_world_step(carom_world_id id, double dt) {
         carom_unlock_world(world);
         return refuse_contacts(world, new_pairs);
     }
-    arrsetlen(world->begin_events, 0);
-    arrsetlen(world->end_events, 0);
-    arrsetlen(world->hit_events, 0);
-    arrsetlen(world->sensor_begin_events, 0);
-    arrsetlen(world->sensor_end_events, 0);
-    arrsetlen(world->body_move_events, 0);
+    carom_world_clear_events(world);
     /* 2. narrow phase: manifolds by separating axes; drop pairs whose boxes parted */
     carom_narrow_phase_collide(world, dt);
     /* 2b. vehicles: tyre, drive, brake and drag forces at the wheels, for the solver */

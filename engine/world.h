@@ -154,6 +154,9 @@ void carom_refresh_awake_lists(carom_world* world);
 enum { CAROM_CONTACT_CREATED = 1, CAROM_CONTACT_DESTROYED = 2 };
 void carom_mark_contact_changed(carom_world* world, int contact_id, unsigned char change);
 
+/* Empty every event list (contact, sensor, hit and body move events): a step starts its own, and
+ * a restored world has none. */
+void carom_world_clear_events(carom_world* world);
 /* The checks carom_create_world makes of a def (status and message recorded on failure). */
 carom_status carom_check_world_def(const carom_world_def* def);
 /* Resolve a world id, or NULL with CAROM_ERROR_INVALID_ID recorded. */

@@ -631,6 +631,33 @@ static bool needs_sweep(const carom_body* body) {
     return body->type == CAROM_BODY_DYNAMIC && (body->pressed || is_fast(body));
 }
 
+/* A moved body's note: whether it is swept, a bullet, pressed. Its pressed mark is read here,
+ * and cleared: the mark lives one step. */
+enum { NOTE_SWEPT = 1, NOTE_BULLET = 2, NOTE_PRESSED = 4 };
+
+static unsigned char take_note(carom_body* body) {
+    unsigned char note = (unsigned char)((needs_sweep(body) ? NOTE_SWEPT : 0) |
+                                         (body->bullet ? NOTE_BULLET : 0) |
+                                         (body->pressed ? NOTE_PRESSED : 0));
+    body->pressed = false;
+    return note;
+}
+
+void carom_continuous_begin_notes(carom_world* world, int state_count) {
+    carom_continuous_scratch* scratch = &world->continuous;
+    scratch->notes_valid = world->def.enable_continuous && scratch->pressed_marked;
+    if (scratch->notes_valid) {
+        arrsetlen(scratch->notes, state_count);
+    }
+}
+
+void carom_continuous_note_body(carom_world* world, int state, carom_body* body) {
+    carom_continuous_scratch* scratch = &world->continuous;
+    if (scratch->notes_valid) {
+        scratch->notes[state] = take_note(body);
+    }
+}
+
 /* The first stops of the swept bodies that are not bullets, found on the workers before any
  * body is stopped. Such a body's first stop reads only its own sweep and the static and
  * kinematic shapes, which the stopping in order never moves; so it is what the in-order pass
@@ -642,21 +669,25 @@ typedef struct first_stops {
      * bullet can hit nothing, and its sweep would end where it is, so it is not swept (a
      * bullet may still move it back: then it is looked at again, as disturbed). */
     bool nothing_fixed;
+    bool noted; /* the finalization noted the bodies (carom_continuous_note_body) */
 } first_stops;
 
 static void find_first_stops(int begin, int end, int worker, void* context) {
     const first_stops* task = context;
     carom_world* world = task->world;
     carom_continuous_scratch* scratch = &world->continuous;
+    const int* state_bodies = world->solver.state_bodies;
     for (int i = begin; i < end; ++i) {
-        carom_body* body = &world->bodies[world->solver.state_bodies[i]];
-        scratch->swept[i] = !(task->nothing_fixed && !body->bullet) && needs_sweep(body);
-        scratch->was_pressed[i] = body->pressed;
-        body->pressed = false; /* read: the mark lives one step */
-        scratch->stop_found[i] = scratch->swept[i] && !body->bullet;
+        unsigned char note = task->noted ? scratch->notes[i]
+                                         : take_note(&world->bodies[state_bodies[i]]);
+        bool bullet = note & NOTE_BULLET;
+        scratch->swept[i] = !(task->nothing_fixed && !bullet) && (note & NOTE_SWEPT);
+        scratch->was_pressed[i] = (note & NOTE_PRESSED) != 0;
+        scratch->stop_found[i] = scratch->swept[i] && !bullet;
         if (scratch->stop_found[i]) {
-            scratch->stops[i] = find_stop_with(world, &scratch->candidates[worker], body,
-                                               task->target, false, 1.0);
+            scratch->stops[i] = find_stop_with(world, &scratch->candidates[worker],
+                                               &world->bodies[state_bodies[i]], task->target,
+                                               false, 1.0);
         }
     }
 }
@@ -665,6 +696,8 @@ static void find_first_stops(int begin, int end, int worker, void* context) {
 #define BODIES_PER_RANGE 256
 
 void carom_continuous_step(carom_world* world) {
+    bool noted = world->continuous.notes_valid;
+    world->continuous.notes_valid = false; /* taken this step, or never */
     if (!world->def.enable_continuous) {
         return;
     }
@@ -692,7 +725,7 @@ void carom_continuous_step(carom_world* world) {
     const carom_fixed_map* map = &world->continuous.fixed_map;
     bool nothing_fixed = map->built && map->usable && map->width == 0 &&
                          map->revision == world->broad_phase.fixed_revision;
-    first_stops task = {world, target, nothing_fixed};
+    first_stops task = {world, target, nothing_fixed, noted};
     carom_parallel_for(&world->tasks, find_first_stops, count, BODIES_PER_RANGE, &task);
     for (int i = 0; i < count; ++i) {
         /* whether it is swept, unless a bullet moved it back since (a pressed mark is kept
@@ -744,6 +777,7 @@ void carom_continuous_destroy(carom_continuous_scratch* scratch) {
     arrfree(scratch->swept);
     arrfree(scratch->was_pressed);
     arrfree(scratch->pressed_body);
+    arrfree(scratch->notes);
     arrfree(scratch->fixed_map.cell_starts);
     arrfree(scratch->fixed_map.cell_shapes);
 }

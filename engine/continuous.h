@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 typedef struct carom_world carom_world;
+typedef struct carom_body carom_body;
 
 /* Where a body's own motion may take it this step against static and kinematic shapes: the
  * time it stops (1 if it does not) and the shift that keeps its touching cores out. */
@@ -41,6 +42,8 @@ typedef struct carom_continuous_scratch {
     unsigned char* swept;         /* per state: fast or pressed when the stage began */
     unsigned char* was_pressed;   /* per state: its pressed mark, cleared since */
     int* pressed_body;            /* per touching contact: the body it presses, or -1 */
+    unsigned char* notes;         /* per state: carom_continuous_note_body's, when notes_valid */
+    bool notes_valid;             /* this step's finalization noted every state's body */
     carom_fixed_map fixed_map;
     /* The narrow phase has marked the bodies pressed by this step's touching contacts already
      * (it does when no wake changed the list of them), so the stage need not look again. */
@@ -53,6 +56,15 @@ typedef struct carom_contact carom_contact;
  * fraction of its shape's thickness (so continuous collision checks it however slowly it
  * moves), or -1. Reads the contact's separations, which only the narrow phase sets. */
 int carom_continuous_pressed_body(const carom_world* world, const carom_contact* contact);
+
+/* What the stage needs of each body the solver moved (whether it is swept, a bullet, pressed),
+ * noted while the solver's finalization has the body at hand, so that the stage need not read
+ * every body again (a pile's bodies fill megabytes, and the stage sweeps few of them). The
+ * solver calls begin once with its state count, then note for each state, from any worker. The
+ * notes are taken only when the narrow phase marked the pressed bodies already
+ * (pressed_marked); otherwise the stage reads the bodies itself, after marking them. */
+void carom_continuous_begin_notes(carom_world* world, int state_count);
+void carom_continuous_note_body(carom_world* world, int state, carom_body* body);
 
 /* After the solver moved the bodies: move every fast body back to its first impact. */
 void carom_continuous_step(carom_world* world);

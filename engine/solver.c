@@ -324,6 +324,7 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
             solver->moved_shapes[i] = shape;
         }
         solver->proxy_rests[i] = (unsigned char)rests;
+        carom_continuous_note_body(world, i, body);
     }
 }
 
@@ -521,6 +522,7 @@ void carom_solver_step(carom_world* world, double dt) {
     arrsetlen(solver->proxy_rests, moving);
     arrsetlen(solver->moved_shapes, moving);
     arrsetlen(solver->shape_rests, arrlen(world->shapes));
+    carom_continuous_begin_notes(world, moving);
     carom_parallel_for(tasks, finalize_bodies, moving, ITEMS_PER_RANGE, world);
     move_proxies(world);
     carom_joint_solver_finish(world); /* reactions, and the joints that broke */

@@ -127,7 +127,6 @@ carom_body_id carom_create_body(carom_world_id world_id, const carom_body_def* d
     body->island = -1;
     body->first_shape = -1;
     body->contact_head = -1;
-    body->solver_index = -1;
     carom_body_update_mass(world, body);
     if (!def->awake && def->type == CAROM_BODY_DYNAMIC) {
         carom_sleep_alone(world, body);

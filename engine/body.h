@@ -20,8 +20,6 @@ typedef struct carom_body {
      * so that they share the first two cache lines. */
     int id;              /* own index, or -1 when the slot is free */
     carom_body_type type;
-    int solver_index; /* its solver state in the current (or last) step; -1 if the solver did not
-                         move it: static, asleep, or created since */
     bool asleep;
     bool enable_sleep;
     bool bullet;

@@ -450,11 +450,11 @@ static void find_first_hit(carom_world* world, int** candidates, const carom_bod
                 continue;
             }
             const carom_body* other_body = &world->bodies[other->body];
-            if (other_body->solver_index < 0 && beyond_segment_line(world, body, other, target)) {
+            bool other_moved = world->solver.body_states[other->body] >= 0; /* this step */
+            if (!other_moved && beyond_segment_line(world, body, other, target)) {
                 continue;
             }
-            carom_sweep other_sweep = other_body->solver_index >= 0 ? other_body->sweep
-                                                                    : standstill(other_body);
+            carom_sweep other_sweep = other_moved ? other_body->sweep : standstill(other_body);
             carom_toi_shape other_geometry = toi_shape(other);
             carom_toi_output toi = carom_time_of_impact_in_place(&my_geometry, &body->sweep,
                                                                  &other_geometry, &other_sweep,
@@ -758,10 +758,11 @@ void carom_continuous_step(carom_world* world) {
         /* A bullet's dynamic target goes back to the same moment, unless its own motion met a
          * wall first: it must not be moved back to where its path had already crossed one. */
         carom_body* other = &world->bodies[hit_body];
-        if (other->type == CAROM_BODY_DYNAMIC && other->solver_index >= 0) {
+        int other_state = solver->body_states[hit_body];
+        if (other->type == CAROM_BODY_DYNAMIC && other_state >= 0) {
             stop its = find_stop(world, other, target, true, hit_t);
             stop_body(world, other, its.t, its.shift);
-            scratch->disturbed[other->solver_index] = 1;
+            scratch->disturbed[other_state] = 1;
         }
     }
 }

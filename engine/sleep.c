@@ -162,7 +162,6 @@ static int new_island(carom_world* world) {
 
 static void put_to_sleep(carom_world* world, carom_body* body, int island) {
     body->asleep = true;
-    body->solver_index = -1;
     world->awake_revision += 1;
     body->island = island;
     body->linear_velocity = carom_v2(0.0, 0.0);

@@ -157,7 +157,7 @@ static void commit_bodies(carom_world* world, const state_data* state, bool scen
         body->enable_sleep = (record->flags & BODY_SLEEP_ENABLED) != 0;
         body->force = record->force;
         body->torque = record->torque;
-        /* solver_index and sweep are left alone: the next step sets both before reading them */
+        /* the sweep is left alone: the next step sets it before reading it */
     }
 }
 

@@ -517,7 +517,6 @@ void read_scene(reader* r, scene_data* scene, uint8_t** marks, int version) {
         body->first_shape = -1;
         body->island = -1;
         body->contact_head = -1;
-        body->solver_index = -1;
         body->transform.q = carom_make_rot(0.0);
         if (body->id >= 0) {
             /* shape slots are not known yet: checked against them below */

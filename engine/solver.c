@@ -83,7 +83,6 @@ static void forget_states(int begin, int end, int worker, void* context) {
         int body = solver->state_bodies[i];
         if (body < body_count) {
             solver->body_states[body] = -1;
-            world->bodies[body].solver_index = -1;
         }
     }
 }
@@ -99,7 +98,6 @@ static void gather_states(int begin, int end, int worker, void* context) {
     for (int k = begin; k < end; ++k) {
         int i = world->awake_bodies[k];
         carom_body* body = &world->bodies[i];
-        body->solver_index = k;
         solver->body_states[i] = k;
         carom_body_state state = {body->linear_velocity, body->angular_velocity, {1.0f, 0.0f}};
         carom_body_turn turn = {{1.0, 0.0}, 0.0};

@@ -535,7 +535,8 @@ static void read_contacts(reader* r, const scene_view* view, state_data* state) 
     }
     for (int k = 0; k < (int)arrlen(state->new_pairs) && !r->failed; ++k) {
         const carom_contact* contact = &state->contacts[state->new_pairs[k]];
-        if (!carom_hash_map_insert_new(&state->pair_map, carom_contact_pair_key(contact), contact->id)) {
+        if (!carom_hash_map_insert_new(&state->pair_map, carom_contact_pair_key(contact),
+                                       contact->id)) {
             reader_fail(r, "shapes %d and %d have two contacts", contact->shape_a,
                         contact->shape_b);
         }

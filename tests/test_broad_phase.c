@@ -554,7 +554,8 @@ Test(broad_phase, new_contacts_are_created_in_ascending_pair_key_order) {
     for (int i = 0; i < count; ++i) {
         cr_assert_eq(w->contacts[i].id, i);
         if (i > 0) {
-            cr_assert_lt(carom_contact_pair_key(&w->contacts[i - 1]), carom_contact_pair_key(&w->contacts[i]),
+            cr_assert_lt(carom_contact_pair_key(&w->contacts[i - 1]),
+                         carom_contact_pair_key(&w->contacts[i]),
                          "contact %d was created before a lower pair key", i);
         }
     }

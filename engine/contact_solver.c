@@ -126,9 +126,8 @@ static double get(const lane_writer* w, int field) {
     return *carom_contact_field(w->group, w->lanes, field, w->lane);
 }
 
-/* Constraints ahead of the one being filled or stored whose scattered reads (the bodies' states
- * and masses in the fill, the lanes in the store) are fetched into the cache early. Only a
- * hint: no result depends on it. */
+/* Constraints ahead of the one being filled whose scattered reads (the bodies' states and
+ * masses) are fetched into the cache early. Only a hint: no result depends on it. */
 #define CONTACTS_AHEAD 8
 
 /* ---- Collecting the constraints on the workers ----------------------------------------------
@@ -454,7 +453,9 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
         lane_writer w = slot_lane(solver, slot);
         int a = solver->state_a[i];
         int b = solver->state_b[i];
-        carom_contact_input input = {&world->contacts[solver->constraint_contacts[i]],
+        int contact = solver->constraint_contacts[i];
+        carom_contact_input input = {&world->contacts[contact],
+                                     contact,
                                      a,
                                      b,
                                      &solver->states[a],
@@ -509,24 +510,37 @@ carom_constraint_point_result carom_contact_solver_point(const carom_world* worl
     return result;
 }
 
+/* The impulses of one group's lanes into their contacts: the lanes are read in order, the
+ * contacts written wherever they are. */
+static void store_group(carom_world* world, void* group, int lanes) {
+    const int32_t* ints = carom_contact_ints(group, lanes);
+    for (int lane = 0; lane < lanes; ++lane) {
+        int32_t flags = ints[CAROM_CI_FLAGS * lanes + lane];
+        if (!(flags & (CAROM_CF_WRITE_A | CAROM_CF_WRITE_B))) {
+            continue; /* a padding lane */
+        }
+        carom_contact* contact = &world->contacts[ints[CAROM_CI_CONTACT * lanes + lane]];
+        int points = flags & CAROM_CF_TWO_POINTS ? 2 : 1;
+        for (int j = 0; j < points; ++j) {
+            contact->points[j].normal_impulse = *carom_contact_field(
+                group, lanes, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, j), lane);
+            contact->points[j].tangent_impulse = *carom_contact_field(
+                group, lanes, carom_contact_point_field(CAROM_CF_TANGENT_IMPULSE, j), lane);
+        }
+    }
+}
+
 void carom_contact_solver_store(carom_world* world, int begin, int end) {
     carom_solver* solver = &world->solver;
+    int lanes = solver->kernel->lanes;
+    size_t size = carom_contact_group_size(lanes);
+    size_t overflow_size = carom_contact_group_size(1);
     for (int i = begin; i < end; ++i) {
-        if (i + CONTACTS_AHEAD < end) { /* in contact order, the lanes read are anywhere */
-            lane_writer ahead = slot_lane(solver, solver->constraint_slots[i + CONTACTS_AHEAD]);
-            for (int j = 0; j < 2; ++j) { /* a point's two impulses are next to each other */
-                __builtin_prefetch(carom_contact_field(
-                    ahead.group, ahead.lanes, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, j),
-                    ahead.lane));
-            }
-        }
-        carom_contact* contact = &world->contacts[solver->constraint_contacts[i]];
-        lane_writer w = slot_lane(solver, solver->constraint_slots[i]);
-        for (int j = 0; j < contact->point_count; ++j) {
-            contact->points[j].normal_impulse =
-                get(&w, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, j));
-            contact->points[j].tangent_impulse =
-                get(&w, carom_contact_point_field(CAROM_CF_TANGENT_IMPULSE, j));
+        if (i < solver->overflow_count) {
+            store_group(world, (unsigned char*)solver->overflow + overflow_size * (size_t)i, 1);
+        } else {
+            int g = i - solver->overflow_count;
+            store_group(world, (unsigned char*)solver->groups + size * (size_t)g, lanes);
         }
     }
 }

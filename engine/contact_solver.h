@@ -168,13 +168,14 @@ enum {
     CAROM_CF_TWO_POINTS = 64
 };
 
-/* A group of `lanes` constraints: first four int32 per lane (state A, state B, flags, and one
- * unused, so that the fields after them start on 16 bytes a lane), then the fields (above),
+/* A group of `lanes` constraints: first four int32 per lane (state A, state B, flags, and the
+ * index of the constraint's contact in the world's contacts, for the store; four, so that the
+ * fields after them start on 16 bytes a lane), then the fields (above),
  * rounded up to 64 bytes so every group starts on a cache line. The ints come first because
  * every pass reads them: the warm start then reads one run of lines from a group's start. A
  * state is named by where it starts in the solver's states array, in doubles (4 a state), as
  * an unsigned 32-bit number: so a step moves at most 2^29 bodies (CAROM_MAX_BODIES). */
-enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_COUNT = 4 };
+enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_CONTACT, CAROM_CI_COUNT };
 
 static inline size_t carom_contact_field_offset(int lanes, int field) {
     size_t n = (size_t)lanes;
@@ -241,6 +242,7 @@ typedef struct carom_contact carom_contact;
 /* What one constraint is made from. */
 typedef struct carom_contact_input {
     const carom_contact* contact;
+    int contact_index;              /* its index in the world's contacts */
     int state_a, state_b;           /* the states of its bodies (the rest state if none) */
     const carom_body_state* body_a; /* those states, at the start of the step */
     const carom_body_state* body_b;
@@ -302,8 +304,12 @@ void carom_contact_solver_warm_start(carom_world* world, bool first);
 void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
                                 bool use_bias);
 void carom_contact_solver_restitution(carom_world* world);
-/* Copy the accumulated impulses of constraints [begin, end) back into their contacts, for the
- * next step's warm start; ranges may run at the same time. */
+/* Copy the accumulated impulses of groups [begin, end) back into their contacts, for the next
+ * step's warm start: the overflow's groups first (0 to overflow_count - 1), then the coloured
+ * ones. Ranges may run at the same time. Group by group, so that the lanes are read in order
+ * and the contacts written wherever they are: stores do not wait for their lines as loads do.
+ * In contact order (the lanes read wherever they were) it took 5.7 % of many_pyramids'
+ * samples, group by group 3.3 to 3.9 %. */
 void carom_contact_solver_store(carom_world* world, int begin, int end);
 
 /* A point of constraint i (in the solver's constraint_contacts order) after the solve. */

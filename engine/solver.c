@@ -514,7 +514,8 @@ void carom_solver_step(carom_world* world, double dt) {
         contact_pass(world, PASS_RELAX, &settings);
     }
     contact_pass(world, PASS_RESTITUTION, &settings);
-    carom_parallel_for(tasks, store_impulses, constraint_count, ITEMS_PER_RANGE, world);
+    carom_parallel_for(tasks, store_impulses, solver->overflow_count + solver->group_count, 64,
+                       world);
     settle_touching(world); /* before the hits, and with the velocities from before the solve */
     report_hits(world);
     arrsetlen(solver->proxy_rests, moving);

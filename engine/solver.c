@@ -36,6 +36,9 @@
 
 /* Bodies or constraints per range handed to a worker in the cheap per-item loops. */
 #define ITEMS_PER_RANGE 256
+/* Groups per range of the store (carom_contact_solver_store), which goes group by group: 512
+ * constraints at 8 lanes. */
+#define GROUPS_PER_STORE_RANGE 64
 
 carom_softness carom_make_softness(double hertz, double damping_ratio, double h) {
     carom_softness soft = {0.0, 1.0, 0.0};
@@ -514,8 +517,8 @@ void carom_solver_step(carom_world* world, double dt) {
         contact_pass(world, PASS_RELAX, &settings);
     }
     contact_pass(world, PASS_RESTITUTION, &settings);
-    carom_parallel_for(tasks, store_impulses, solver->overflow_count + solver->group_count, 64,
-                       world);
+    carom_parallel_for(tasks, store_impulses, solver->overflow_count + solver->group_count,
+                       GROUPS_PER_STORE_RANGE, world);
     settle_touching(world); /* before the hits, and with the velocities from before the solve */
     report_hits(world);
     arrsetlen(solver->proxy_rests, moving);

@@ -71,6 +71,13 @@ configs=(
 
 has_fma() { grep -qw fma /proc/cpuinfo 2>/dev/null && grep -qw avx2 /proc/cpuinfo 2>/dev/null; }
 
+# Whether the kernel executes the program at all: 126 is the shell's "cannot execute" (an
+# i686 binary where the kernel has no 32-bit support gives "Exec format error").
+can_run_natively() {
+    "$1" --list >/dev/null 2>&1
+    [ $? != 126 ]
+}
+
 summary=()
 failed=0
 mkdir -p build-det-logs
@@ -129,6 +136,12 @@ run_config() {
         summary+=("$(printf '%-16s FAILED to build (%s)' "$name" "$log")")
         failed=1
         return
+    fi
+    if [ -z "$runner" ] && [ "$name" = i686 ] && ! can_run_natively "$program"; then
+        # a kernel without 32-bit support (some virtual machines): the same static binary
+        # under qemu's user mode
+        runner=qemu-i386
+        echo "run_all: this kernel cannot run 32-bit programs: $name runs under $runner" >>"$log"
     fi
     local output status
     # shellcheck disable=SC2086 # runner is one word or empty

@@ -197,6 +197,9 @@ static void write_constraints(int begin, int end, int worker, void* context) {
             }
             int a = solver->collect_states[2 * k];
             int b = solver->collect_states[2 * k + 1];
+            /* a destroyed contact on the list would have its impulses stored into a free slot */
+            CAROM_ASSERT(world->contacts[world->touching_contacts[k]].id ==
+                         world->touching_contacts[k]);
             solver->constraint_contacts[n] = world->touching_contacts[k];
             solver->constraint_points[n] = (unsigned char)(flags >> CAROM_COLLECT_POINTS_SHIFT);
             solver->state_a[n] = a;

@@ -860,6 +860,10 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
     carom_parallel_for_beside(&world->tasks, collide_range, awake_count, CONTACTS_PER_RANGE,
                               &task, attach_beside, world);
     merge_contacts(world, awake, awake_count, dt);
+    /* Parted contacts go before any relisting below: a parted contact keeps its old points,
+     * and a pass over every contact would put it on the solver's list, which would then solve
+     * it and store its impulses into a freed slot. */
+    destroy_parted_contacts(world);
     /* After a wake the list is made again, with contacts not updated this step: continuous
      * collision then marks the bodies they press itself. */
     world->continuous.pressed_marked = world->def.enable_continuous;
@@ -867,5 +871,4 @@ void carom_narrow_phase_collide(carom_world* world, double dt) {
         list_touching_contacts(world);
         world->continuous.pressed_marked = false;
     }
-    destroy_parted_contacts(world);
 }

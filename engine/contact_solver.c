@@ -458,7 +458,6 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end) {
         int b = solver->state_b[i];
         int contact = solver->constraint_contacts[i];
         carom_contact_input input = {&world->contacts[contact],
-                                     contact,
                                      a,
                                      b,
                                      &solver->states[a],
@@ -534,17 +533,13 @@ static void store_group(carom_world* world, void* group, int lanes) {
 }
 
 void carom_contact_solver_store(carom_world* world, int begin, int end) {
-    carom_solver* solver = &world->solver;
+    const carom_solver* solver = &world->solver;
     int lanes = solver->kernel->lanes;
-    size_t size = carom_contact_group_size(lanes);
-    size_t overflow_size = carom_contact_group_size(1);
+    int overflow = solver->overflow_count;
     for (int i = begin; i < end; ++i) {
-        if (i < solver->overflow_count) {
-            store_group(world, (unsigned char*)solver->overflow + overflow_size * (size_t)i, 1);
-        } else {
-            int g = i - solver->overflow_count;
-            store_group(world, (unsigned char*)solver->groups + size * (size_t)g, lanes);
-        }
+        /* the first lane of the overflow's group i, or of coloured group i - overflow */
+        lane_writer w = slot_lane(solver, i < overflow ? -1 - i : (i - overflow) * lanes);
+        store_group(world, w.group, w.lanes);
     }
 }
 

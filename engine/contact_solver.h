@@ -242,7 +242,6 @@ typedef struct carom_contact carom_contact;
 /* What one constraint is made from. */
 typedef struct carom_contact_input {
     const carom_contact* contact;
-    int contact_index;              /* its index in the world's contacts */
     int state_a, state_b;           /* the states of its bodies (the rest state if none) */
     const carom_body_state* body_a; /* those states, at the start of the step */
     const carom_body_state* body_b;

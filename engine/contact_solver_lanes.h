@@ -1081,7 +1081,7 @@ static void prepare_lane(void* group_memory, double* restrict cold, int lane,
     ints[CAROM_CI_FLAGS * LANES + lane] = (ima > 0.0 ? CAROM_CF_WRITE_A : 0) |
                                           (imb > 0.0 ? CAROM_CF_WRITE_B : 0) |
                                           (two_points ? CAROM_CF_TWO_POINTS : 0);
-    ints[CAROM_CI_CONTACT * LANES + lane] = in->contact_index;
+    ints[CAROM_CI_CONTACT * LANES + lane] = in->contact->id;
 }
 #undef POINT_FIELD
 #undef POINT_FLOAT

@@ -692,12 +692,23 @@ static void find_first_stops(int begin, int end, int worker, void* context) {
     }
 }
 
+/* Note the pose a body began the step at, before the stage first moves it: its sweep's start
+ * then, which moving it back replaces (a standstill at the new pose). */
+static void note_repose(carom_continuous_scratch* scratch, int state, const carom_body* body) {
+    if (scratch->repose_of_state[state] == 0) {
+        carom_continuous_repose repose = {state, body->sweep.c1, body->sweep.q1};
+        arrput(scratch->reposes, repose);
+        scratch->repose_of_state[state] = (int)arrlen(scratch->reposes);
+    }
+}
+
 /* Bodies per range handed to a worker: most are slow and cost one comparison. */
 #define BODIES_PER_RANGE 256
 
 void carom_continuous_step(carom_world* world) {
     bool noted = world->continuous.notes_valid;
     world->continuous.notes_valid = false; /* taken this step, or never */
+    world->continuous.reposes_valid = false; /* until this step's are noted */
     if (!world->def.enable_continuous) {
         return;
     }
@@ -722,6 +733,10 @@ void carom_continuous_step(carom_world* world) {
     arrsetlen(scratch->was_pressed, count);
     arrsetlen(scratch->disturbed, count);
     memset(scratch->disturbed, 0, (size_t)count);
+    arrsetlen(scratch->repose_of_state, count);
+    memset(scratch->repose_of_state, 0, sizeof(int) * (size_t)count);
+    arrsetlen(scratch->reposes, 0);
+    scratch->reposes_valid = true;
     const carom_fixed_map* map = &world->continuous.fixed_map;
     bool nothing_fixed = map->built && map->usable && map->width == 0 &&
                          map->revision == world->broad_phase.fixed_revision;
@@ -741,6 +756,7 @@ void carom_continuous_step(carom_world* world) {
         stop own = scratch->stop_found[i] && !scratch->disturbed[i]
                        ? scratch->stops[i]
                        : find_stop(world, body, target, false, 1.0);
+        note_repose(scratch, i, body);
         int hit_body = own.other_body;
         double hit_t = own.t;
         for (int pass = 0; own.shift.x != 0.0 || own.shift.y != 0.0; ++pass) {
@@ -761,6 +777,7 @@ void carom_continuous_step(carom_world* world) {
         int other_state = solver->body_states[hit_body];
         if (other->type == CAROM_BODY_DYNAMIC && other_state >= 0) {
             stop its = find_stop(world, other, target, true, hit_t);
+            note_repose(scratch, other_state, other);
             stop_body(world, other, its.t, its.shift);
             scratch->disturbed[other_state] = 1;
         }
@@ -779,6 +796,8 @@ void carom_continuous_destroy(carom_continuous_scratch* scratch) {
     arrfree(scratch->was_pressed);
     arrfree(scratch->pressed_body);
     arrfree(scratch->notes);
+    arrfree(scratch->repose_of_state);
+    arrfree(scratch->reposes);
     arrfree(scratch->fixed_map.cell_starts);
     arrfree(scratch->fixed_map.cell_shapes);
 }

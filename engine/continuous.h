@@ -34,6 +34,13 @@ typedef struct carom_fixed_map {
 } carom_fixed_map;
 
 /* The stage's scratch, kept in the world (stb_ds arrays). */
+/* A body the stage may move, and the pose it began the step at, for its move event. */
+typedef struct carom_continuous_repose {
+    int state;
+    carom_vec2 start_center;
+    carom_rot start_rotation;
+} carom_continuous_repose;
+
 typedef struct carom_continuous_scratch {
     int** candidates;             /* per worker: shapes a swept body may hit */
     carom_continuous_stop* stops; /* per solver state: its first stop, found on a worker */
@@ -43,6 +50,13 @@ typedef struct carom_continuous_scratch {
     unsigned char* was_pressed;   /* per state: its pressed mark, cleared since */
     int* pressed_body;            /* per touching contact: the body it presses, or -1 */
     unsigned char* notes;         /* per state: carom_continuous_note_body's, when notes_valid */
+    /* The bodies the stage may have moved, with the poses they began the step at: moving a body
+     * back makes its sweep a standstill at its new pose, so the sweep no longer says where the
+     * step began, which its move event compares with (world.c). Per state, 1 + its index in
+     * reposes, or 0; valid while reposes_valid (this step's stage ran on these states). */
+    carom_continuous_repose* reposes;
+    int* repose_of_state;
+    bool reposes_valid;
     bool notes_valid;             /* this step's finalization noted every state's body */
     carom_fixed_map fixed_map;
     /* The narrow phase has marked the bodies pressed by this step's touching contacts already
@@ -64,6 +78,16 @@ int carom_continuous_pressed_body(const carom_world* world, const carom_contact*
  * notes are taken only when the narrow phase marked the pressed bodies already
  * (pressed_marked); otherwise the stage reads the bodies itself, after marking them. */
 void carom_continuous_begin_notes(carom_world* world, int state_count);
+
+/* The start of the step of the body of solver state `state` if this step's stage may have moved
+ * it, else NULL (then its sweep's start says it). */
+static inline const carom_continuous_repose*
+carom_continuous_find_repose(const carom_continuous_scratch* scratch, int state) {
+    if (!scratch->reposes_valid || scratch->repose_of_state[state] == 0) {
+        return NULL;
+    }
+    return &scratch->reposes[scratch->repose_of_state[state] - 1];
+}
 void carom_continuous_note_body(carom_world* world, int state, carom_body* body);
 
 /* After the solver moved the bodies: move every fast body back to its first impact. */

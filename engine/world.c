@@ -549,12 +549,21 @@ static carom_status refuse_contacts(const carom_world* world, int new_pairs) {
                       carom_id_pool_count(&world->contact_pool), world->def.max_contacts);
 }
 
-/* Whether a body the step's solver moved reports a move: its pose changed, or it fell asleep. */
+/* Whether a body the step's solver moved reports a move: its pose changed, or it fell asleep.
+ * The pose it began the step at is its sweep's start, unless continuous collision moved it
+ * back (which made its sweep a standstill where it stopped). */
 static bool reports_move(int state, const void* context) {
     const carom_world* world = context;
     const carom_body* body = &world->bodies[world->solver.state_bodies[state]];
-    bool moved = body->sweep.c1.x != body->center.x || body->sweep.c1.y != body->center.y ||
-                 body->sweep.q1.c != body->transform.q.c || body->sweep.q1.s != body->transform.q.s;
+    carom_vec2 start = body->sweep.c1;
+    carom_rot start_rotation = body->sweep.q1;
+    const carom_continuous_repose* repose = carom_continuous_find_repose(&world->continuous, state);
+    if (repose != NULL) {
+        start = repose->start_center;
+        start_rotation = repose->start_rotation;
+    }
+    bool moved = start.x != body->center.x || start.y != body->center.y ||
+                 start_rotation.c != body->transform.q.c || start_rotation.s != body->transform.q.s;
     return moved || body->asleep;
 }
 

@@ -318,3 +318,42 @@ Test(events, body_move_events_list_the_moved_bodies_with_their_user_data) {
     (void)kinematic;
     carom_destroy_world(world);
 }
+
+/* A ball at 300 m/s toward a 10 cm wall: continuous collision stops it short of the wall,
+ * moving it back along its step. Every step that moved it reports the move, with the pose it
+ * ended at; the step it was stopped in too (it went without an event before: the move back
+ * makes its sweep a standstill at the new pose, which the event then compared with). */
+Test(events, a_ball_stopped_by_continuous_collision_reports_its_move) {
+    carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
+    carom_body_def wall_def = carom_default_body_def();
+    carom_body_id wall = carom_create_body(world, &wall_def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_create_box_shape(wall, &shape, 0.05, 2.0, carom_v2(10.0, 0.0), 0.0);
+    carom_body_id ball = test_make_ball(world, carom_v2(0.0, 0.0), 0.05, carom_v2(300.0, 0.0),
+                                        0.0, 0.0);
+    int stopped_step = -1;
+    for (int step = 0; step < 6; ++step) {
+        carom_transform before = carom_body_get_transform(ball);
+        test_step(world, 1.0 / 60.0, 1);
+        carom_transform after = carom_body_get_transform(ball);
+        bool moved = before.p.x != after.p.x || before.p.y != after.p.y ||
+                     before.q.c != after.q.c || before.q.s != after.q.s;
+        if (stopped_step < 0 && after.p.x < before.p.x + 300.0 / 60.0 - 1e-9) {
+            stopped_step = step;
+        }
+        carom_body_events events = carom_world_get_body_events(world);
+        cr_assert_eq(events.move_count, moved ? 1 : 0, "step %d: %d move events, the ball %s",
+                     step, events.move_count, moved ? "moved" : "stood");
+        if (moved) {
+            const carom_transform* xf = &events.move_events[0].transform;
+            cr_assert(carom_body_id_equals(events.move_events[0].body, ball));
+            cr_assert(xf->p.x == after.p.x && xf->p.y == after.p.y && xf->q.c == after.q.c &&
+                      xf->q.s == after.q.s, "step %d: the event has the pose the ball ended at",
+                      step);
+        }
+    }
+    cr_assert_eq(stopped_step, 1, "continuous collision stopped the ball in step %d",
+                 stopped_step);
+    cr_assert_lt(carom_body_get_position(ball).x, 9.95, "the ball is short of the wall");
+    carom_destroy_world(world);
+}

@@ -618,10 +618,16 @@ static void end_sweep_at(carom_world* world, carom_body* body, double t, carom_v
     carom_body_update_shape_bounds(world, body, carom_v2(0.0, 0.0));
 }
 
-/* Stop a body at time t of its sweep, shifted to keep its cores out. */
+/* Stop a body at time t of its sweep, shifted to keep its cores out. A body moved back stands
+ * still where it ends, shift and all: a sweep from its pose at t to there would start where
+ * the shift was needed (its core too deep in a wall), and sweeping it again from there, as a
+ * bullet's target is, could stop it back there. */
 static void stop_body(carom_world* world, carom_body* body, double t, carom_vec2 shift) {
     if (t < 1.0) {
         move_back(world, body, t);
+        move_by(world, body, shift);
+        body->sweep = standstill(body);
+        return;
     }
     move_by(world, body, shift);
 }

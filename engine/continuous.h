@@ -33,7 +33,6 @@ typedef struct carom_fixed_map {
     int* cell_shapes;
 } carom_fixed_map;
 
-/* The stage's scratch, kept in the world (stb_ds arrays). */
 /* A body the stage may move, and the pose it began the step at, for its move event. */
 typedef struct carom_continuous_repose {
     int state;
@@ -41,6 +40,7 @@ typedef struct carom_continuous_repose {
     carom_rot start_rotation;
 } carom_continuous_repose;
 
+/* The stage's scratch, kept in the world (stb_ds arrays). */
 typedef struct carom_continuous_scratch {
     int** candidates;             /* per worker: shapes a swept body may hit */
     carom_continuous_stop* stops; /* per solver state: its first stop, found on a worker */
@@ -57,7 +57,7 @@ typedef struct carom_continuous_scratch {
     carom_continuous_repose* reposes;
     int* repose_of_state;
     bool reposes_valid;
-    bool notes_valid;             /* this step's finalization noted every state's body */
+    bool notes_valid; /* this step's finalization noted every state's body */
     carom_fixed_map fixed_map;
     /* The narrow phase has marked the bodies pressed by this step's touching contacts already
      * (it does when no wake changed the list of them), so the stage need not look again. */
@@ -78,6 +78,7 @@ int carom_continuous_pressed_body(const carom_world* world, const carom_contact*
  * notes are taken only when the narrow phase marked the pressed bodies already
  * (pressed_marked); otherwise the stage reads the bodies itself, after marking them. */
 void carom_continuous_begin_notes(carom_world* world, int state_count);
+void carom_continuous_note_body(carom_world* world, int state, carom_body* body);
 
 /* The start of the step of the body of solver state `state` if this step's stage may have moved
  * it, else NULL (then its sweep's start says it). */
@@ -88,7 +89,6 @@ carom_continuous_find_repose(const carom_continuous_scratch* scratch, int state)
     }
     return &scratch->reposes[scratch->repose_of_state[state] - 1];
 }
-void carom_continuous_note_body(carom_world* world, int state, carom_body* body);
 
 /* After the solver moved the bodies: move every fast body back to its first impact. */
 void carom_continuous_step(carom_world* world);

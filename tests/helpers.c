@@ -23,6 +23,15 @@ carom_body_id test_make_ground(carom_world_id world, double top, double friction
     return ground;
 }
 
+carom_body_id test_make_thin_wall(carom_world_id world, double x) {
+    carom_body_def def = carom_default_body_def();
+    carom_body_id wall = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    carom_shape_id id = carom_create_box_shape(wall, &shape, 0.05, 2.0, carom_v2(x, 0.0), 0.0);
+    cr_assert(carom_shape_is_valid(id), "wall shape failed: %s", carom_last_error());
+    return wall;
+}
+
 carom_body_id test_make_ball(carom_world_id world, carom_vec2 p, double radius, carom_vec2 v,
                              double friction, double restitution) {
     carom_body_def def = carom_default_body_def();

@@ -11,6 +11,8 @@ carom_world_id test_make_world(carom_vec2 gravity);
 /* A static ground box whose top face is the line y = top, 200 m wide. */
 carom_body_id test_make_ground(carom_world_id world, double top, double friction,
                                double restitution);
+/* A static wall 10 cm thick and 4 m tall, centred on (x, 0). */
+carom_body_id test_make_thin_wall(carom_world_id world, double x);
 /* A dynamic ball of radius r and density 1 at p with velocity v. */
 carom_body_id test_make_ball(carom_world_id world, carom_vec2 p, double radius, carom_vec2 v,
                              double friction, double restitution);

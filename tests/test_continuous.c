@@ -48,10 +48,7 @@ static double lowest_corner(carom_body_id car) {
 
 Test(continuous, small_ball_at_300_m_per_s_never_passes_a_ten_centimetre_wall) {
     carom_world_id world = top_down_world(1);
-    carom_body_def wall_def = carom_default_body_def();
-    carom_body_id wall = carom_create_body(world, &wall_def);
-    carom_shape_def shape = carom_default_shape_def();
-    carom_create_box_shape(wall, &shape, 0.05, 2.0, carom_v2(10.0, 0.0), 0.0);
+    test_make_thin_wall(world, 10.0);
     carom_body_id ball = test_make_ball(world, carom_v2(0.0, 0.0), 0.05, carom_v2(300.0, 0.0),
                                         0.6, 0.0);
     for (int step = 0; step < 120; ++step) {

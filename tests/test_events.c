@@ -325,10 +325,7 @@ Test(events, body_move_events_list_the_moved_bodies_with_their_user_data) {
  * makes its sweep a standstill at the new pose, which the event then compared with). */
 Test(events, a_ball_stopped_by_continuous_collision_reports_its_move) {
     carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
-    carom_body_def wall_def = carom_default_body_def();
-    carom_body_id wall = carom_create_body(world, &wall_def);
-    carom_shape_def shape = carom_default_shape_def();
-    carom_create_box_shape(wall, &shape, 0.05, 2.0, carom_v2(10.0, 0.0), 0.0);
+    test_make_thin_wall(world, 10.0);
     carom_body_id ball = test_make_ball(world, carom_v2(0.0, 0.0), 0.05, carom_v2(300.0, 0.0),
                                         0.0, 0.0);
     int stopped_step = -1;

@@ -1195,8 +1195,16 @@ def outputs_read_only(scratch):
         unmount(folder)
 
 
-def no_core_dump():
+KILLING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
+
+
+def no_core_dump_and_default_signals():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT would leave a core file
+    # carom keeps a signal its starter ignored (nohup ignores SIGHUP), and the run would then
+    # never stop: the run under test starts with each signal's default action, wherever the
+    # suite itself was started.
+    for signal_number in KILLING_SIGNALS:
+        signal.signal(signal_number, signal.SIG_DFL)
 
 
 def outputs_killed(scratch):
@@ -1209,19 +1217,26 @@ def outputs_killed(scratch):
     with open(busy, "w") as file:
         json.dump({"world": {"gravity": [0, 0]}, "bodies": balls}, file)
     write_previous_outputs(folder)
-    for signal_number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
+    for signal_number in KILLING_SIGNALS:
         before = folder_contents(folder)
         process = subprocess.Popen([CAROM, "run", busy, "--steps", "100000000", "--out",
                                     "state.json", "--trace", "trace.csv", "--every", "1000"],
                                    cwd=folder, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, preexec_fn=no_core_dump)
+                                   stderr=subprocess.DEVNULL,
+                                   preexec_fn=no_core_dump_and_default_signals)
         deadline = time.monotonic() + 60
         while (not any(name.startswith(".") for name in os.listdir(folder))
                and time.monotonic() < deadline and process.poll() is None):
             time.sleep(0.01)  # until the temporaries exist: the run has started
         process.send_signal(signal_number)
-        process.wait(timeout=60)
         name = signal.Signals(signal_number).name
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()  # not left running its hundred million steps
+            process.wait()
+            check(False, f"{name}: the run was still going 60 s after the signal")
+            continue
         check(process.returncode == -signal_number,
               f"{name}: exit {process.returncode}, expected death by the signal")
         check_untouched(folder, before, f"a run stopped by {name}")

@@ -149,10 +149,7 @@ Test(continuous, a_dynamic_wall_turned_static_in_the_path_stops_the_ball) {
 
 Test(continuous, without_continuous_collision_the_same_ball_tunnels) {
     carom_world_id world = top_down_world(0);
-    carom_body_def wall_def = carom_default_body_def();
-    carom_body_id wall = carom_create_body(world, &wall_def);
-    carom_shape_def shape = carom_default_shape_def();
-    carom_create_box_shape(wall, &shape, 0.05, 2.0, carom_v2(10.0, 0.0), 0.0);
+    test_make_thin_wall(world, 10.0);
     carom_body_id ball = test_make_ball(world, carom_v2(0.0, 0.0), 0.05, carom_v2(300.0, 0.0),
                                         0.6, 0.0);
     test_step(world, dt, 60);

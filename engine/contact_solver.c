@@ -126,10 +126,6 @@ static double get(const lane_writer* w, int field) {
     return *carom_contact_field(w->group, w->lanes, field, w->lane);
 }
 
-/* Constraints ahead of the one being filled whose scattered reads (the bodies' states and
- * masses) are fetched into the cache early. Only a hint: no result depends on it. */
-#define CONTACTS_AHEAD 8
-
 /* ---- Collecting the constraints on the workers ----------------------------------------------
  * Both the collection and the layout below cut their items into blocks of a fixed size, never
  * a share of the workers: each block is worked alone, the blocks' counts are summed on the
@@ -410,63 +406,8 @@ void carom_contact_solver_clear(carom_world* world) {
     solver->overflow_count = 0;
 }
 
-/* The lines of the coloured group `group` and of its cold group, fetched into the cache to be
- * written. */
-static void fetch_group_for_writing(const carom_solver* solver, int group) {
-    int lanes = solver->kernel->lanes;
-    const char* bytes =
-        (const char*)solver->groups + carom_contact_group_size(lanes) * (size_t)group;
-    for (size_t offset = 0; offset < carom_contact_group_size(lanes); offset += 64) {
-        __builtin_prefetch(bytes + offset, 1);
-    }
-    const char* cold =
-        (const char*)(solver->colds + (size_t)group * CAROM_CC_COUNT * (size_t)lanes);
-    for (size_t offset = 0; offset < carom_contact_cold_size(lanes); offset += 64) {
-        __builtin_prefetch(cold + offset, 1);
-    }
-}
-
-/* Filled in contact order: the contacts are read front to back, and the lanes written are one
- * moving front per colour (two: its one-point and its two-point constraints), each front
- * writing its groups one after the other, lane 0 first. Those are too many streams for the
- * hardware to foresee: each lane's stores waited for their lines to come from memory (two thirds
- * of the fill on many_pyramids). So a constraint that starts a group fetches the next group of
- * its front for writing, a few dozen constraints before it is written. (Filling group by group
- * instead wrote whole lines in order but read the contacts out of order, and was slower still.)
- * Each constraint writes its own lane only, so ranges may be filled at the same time (solver.c
- * spreads them over the workers). */
 void carom_contact_solver_fill(carom_world* world, int begin, int end) {
-    carom_solver* solver = &world->solver;
-    const carom_contact_kernel* kernel = solver->kernel;
-    int lanes = kernel->lanes;
-    for (int i = begin; i < end; ++i) {
-        if (i + CONTACTS_AHEAD < end) { /* the bodies of a pile's contacts are anywhere */
-            int ahead_a = solver->state_a[i + CONTACTS_AHEAD];
-            int ahead_b = solver->state_b[i + CONTACTS_AHEAD];
-            __builtin_prefetch(&solver->states[ahead_a]);
-            __builtin_prefetch(&solver->states[ahead_b]);
-            __builtin_prefetch(&solver->masses[ahead_a]);
-            __builtin_prefetch(&solver->masses[ahead_b]);
-        }
-        int slot = solver->constraint_slots[i];
-        if (slot >= 0 && (slot & (lanes - 1)) == 0 &&
-            slot_group(slot, lanes) + 1 < solver->group_count) {
-            fetch_group_for_writing(solver, slot_group(slot, lanes) + 1);
-        }
-        lane_writer w = slot_lane(solver, slot);
-        int a = solver->state_a[i];
-        int b = solver->state_b[i];
-        int contact = solver->constraint_contacts[i];
-        carom_contact_input input = {&world->contacts[contact],
-                                     a,
-                                     b,
-                                     &solver->states[a],
-                                     &solver->states[b],
-                                     solver->masses[a],
-                                     solver->masses[b]};
-        (slot >= 0 ? kernel : &carom_contact_kernel_lanes1)->prepare(w.group, w.cold, w.lane,
-                                                                     &input);
-    }
+    world->solver.kernel->fill(&world->solver, world->contacts, begin, end);
 }
 
 /* ---- Solving: the overflow one at a time, then the colours in order ------------------------ */

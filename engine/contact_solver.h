@@ -238,6 +238,7 @@ typedef struct carom_solve_settings {
 } carom_solve_settings;
 
 typedef struct carom_contact carom_contact;
+typedef struct carom_solver carom_solver;
 
 /* What one constraint is made from. */
 typedef struct carom_contact_input {
@@ -253,6 +254,10 @@ typedef struct carom_contact_kernel {
     int lanes;
     /* Write a constraint into lane `lane` of `group` and of its cold group. */
     void (*prepare)(void* group, double* cold, int lane, const carom_contact_input* input);
+    /* Write the solver's constraints [begin, end) (constraint order) from `contacts` (the
+     * world's, by id) into their slots: the coloured ones into groups of this width, the
+     * overflow's into width 1 (carom_contact_kernel_lanes1's prepare). */
+    void (*fill)(carom_solver* solver, const carom_contact* contacts, int begin, int end);
     /* Zero lane `lane` of `group` and of its cold group: a padding lane, which moves nothing. */
     void (*clear)(void* group, double* cold, int lane);
     /* Apply the accumulated impulses (the start of a substep). With `finish`, in the step's
@@ -287,7 +292,6 @@ extern const carom_contact_kernel carom_contact_kernel_lanes8;
 const carom_contact_kernel* carom_contact_kernel_chosen(void);
 
 typedef struct carom_world carom_world;
-typedef struct carom_solver carom_solver;
 
 /* The contacts with points become constraints, coloured and laid out for the current kernel,
  * for substeps of h seconds; the contact springs go into *settings. Needs the solver's body

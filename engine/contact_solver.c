@@ -3,11 +3,12 @@
  * Each step, the contacts with points become constraints, in contact id order. The constraint
  * graph colours them (constraint_graph.c); each colour is laid out in groups of the kernel's
  * lane width (contact_solver.h), one after the other, so that solving every group in array order
- * is solving colour by colour. The hot loops over the groups are the kernels of
- * contact_solver_lanes.h; this file does what runs once per constraint per step, at any width:
- * the contact copied into a constraint's lane (the kernels' first warm start of the step works
- * out the effective masses and the block matrix from it, a group at a time), the softness, and
- * the impulses copied back into its contact for warm starting the next step. */
+ * is solving colour by colour. The hot loops are the kernels of contact_solver_lanes.h: the
+ * passes over the groups, and the fill, which copies each contact into its constraint's lane
+ * (the kernels' first warm start of the step works out the effective masses and the block
+ * matrix from it, a group at a time). This file does the rest of what runs once per constraint
+ * per step, at any width: the collection, colouring and layout, the softness, and the impulses
+ * copied back into the contacts for warm starting the next step. */
 #include "core.h"
 
 #include "contact_solver.h"

@@ -250,10 +250,35 @@ def box2d_v3_conditions(options, source):
             + (f", {settings}" if settings else "") + ".")
 
 
+def cpu_identity():
+    """The CPU as /proc/cpuinfo names it, with its family, model and stepping, its widest vector
+    instructions and the caches getconf reports. A virtual machine's CPU may be named only "AMD
+    EPYC" whatever the host: the same engines measured on two days here differed by up to a
+    third in some ratios, and these figures tell such hosts apart."""
+    fields = {}
+    for line in open("/proc/cpuinfo"):
+        if ":" in line:
+            key, value = (part.strip() for part in line.split(":", 1))
+            fields.setdefault(key, value)
+    details = [f"{key} {fields[key]}" for key in ("cpu family", "model", "stepping")
+               if key in fields]
+    flags = fields.get("flags", "").split()
+    widest = next((name for flag, name in (("avx512f", "AVX-512"), ("avx2", "AVX2"),
+                                            ("sse2", "SSE2"), ("asimd", "NEON"))
+                   if flag in flags), None)
+    if widest:
+        details.append(widest)
+    for name, label in (("LEVEL1_DCACHE_SIZE", "L1d"), ("LEVEL2_CACHE_SIZE", "L2")):
+        size = sh(["getconf", name])
+        if size.isdigit() and int(size) > 0:
+            details.append(f"{label} {int(size) // 1024} KiB")
+    name = fields.get("model name", "unknown")
+    return name + (f" ({', '.join(details)})" if details else "")
+
+
 def conditions(args, labels, loads, started):
     """What was measured and on what: the first section of the report."""
-    model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
-                  if l.startswith("model name")), "unknown")
+    model = cpu_identity()
     versions = sh(["dpkg-query", "-W", "-f", "${Package} ${Version}\\n", "libchipmunk-dev",
                    "libbox2d-dev"]).replace("\n", ", ")
     options = {o["name"]: o["value"]

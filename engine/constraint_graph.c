@@ -18,7 +18,8 @@
  * The colouring is made afresh every step from the constraints in id order. Box2D keeps colours
  * from step to step and updates them as contacts begin and end; here a fresh colouring costs a
  * few operations per constraint and depends on the world's state alone, which is what lets a
- * restored snapshot step bit for bit without storing it.
+ * restored snapshot step bit for bit without storing it. (contact_solver.c keeps the last
+ * colours when this function's inputs are the same as the last step's: the same result.)
  *
  * The greedy pass is the one part of preparing the contacts that stays on the stepping thread
  * when a world has workers: each constraint's colour depends on every constraint before it, so

@@ -208,10 +208,22 @@ static void write_constraints(int begin, int end, int worker, void* context) {
     }
 }
 
+/* Exchange two stb_ds arrays. */
+#define SWAP_ARRAYS(a, b)                                                                          \
+    do {                                                                                           \
+        void* swapped = (a);                                                                       \
+        (a) = (b);                                                                                 \
+        (b) = swapped;                                                                             \
+    } while (0)
+
 /* The contacts that become constraints, in id order (the order of the touching list), with the
- * states of their bodies and the states each may change. */
+ * states of their bodies and the states each may change. The last step's colouring inputs are
+ * kept aside (swapped, not copied) to be compared with these. */
 static void collect_constraints(carom_world* world) {
     carom_solver* solver = &world->solver;
+    SWAP_ARRAYS(solver->moving_a, solver->previous_moving_a);
+    SWAP_ARRAYS(solver->moving_b, solver->previous_moving_b);
+    SWAP_ARRAYS(solver->constraint_points, solver->previous_points);
     int touching = (int)arrlen(world->touching_contacts);
     int blocks = (touching + COLLECT_BLOCK - 1) / COLLECT_BLOCK;
     arrsetlen(solver->collect_flags, touching);
@@ -328,6 +340,25 @@ static int lay_out_constraints(carom_world* world, int lanes) {
     return group_count;
 }
 
+/* Whether the colours and slots of the last step's layout are this step's too. They are a
+ * function of the constraints' moving states (moving_a, moving_b: the colouring's input, in
+ * order), their point counts (the layout's keys) and the lane width, and of nothing else: not
+ * of which contacts the constraints are, nor of any step before. So when those are the same,
+ * as in a pile at rest step after step, the colouring and the layout are not made again, and
+ * the bits are the same as if they were. (The colours, and so the bits, follow from the moving
+ * states alone; the point counts only sort each colour's one-point constraints before its
+ * two-point ones, which the kernels run faster but which reaches no bit.) */
+static bool layout_unchanged(const carom_solver* solver, int lanes) {
+    size_t count = (size_t)arrlen(solver->moving_a);
+    if (solver->layout_lanes != lanes || (size_t)arrlen(solver->previous_moving_a) != count) {
+        return false;
+    }
+    return count == 0 || /* memcmp must not be given the null pointer of an empty array */
+           (memcmp(solver->moving_a, solver->previous_moving_a, sizeof(int) * count) == 0 &&
+            memcmp(solver->moving_b, solver->previous_moving_b, sizeof(int) * count) == 0 &&
+            memcmp(solver->constraint_points, solver->previous_points, count) == 0);
+}
+
 /* Room for the coloured groups and the overflow's, each starting on a 64-byte boundary, then
  * their cold groups. */
 static void allocate_groups(carom_solver* solver, int lanes, int group_count, int overflow_count) {
@@ -357,11 +388,16 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     const carom_contact_kernel* kernel = carom_contact_kernel_chosen();
     int lanes = kernel->lanes;
     solver->kernel = kernel;
-    arrsetlen(solver->constraint_colors, count);
-    arrsetlen(solver->constraint_slots, count);
-    carom_graph_color(&solver->graph, solver->moving_a, solver->moving_b, count,
-                      solver->moving_count, solver->constraint_colors);
-    int group_count = lay_out_constraints(world, lanes);
+    int group_count = solver->layout_group_count;
+    if (!layout_unchanged(solver, lanes)) {
+        arrsetlen(solver->constraint_colors, count);
+        arrsetlen(solver->constraint_slots, count);
+        carom_graph_color(&solver->graph, solver->moving_a, solver->moving_b, count,
+                          solver->moving_count, solver->constraint_colors);
+        group_count = lay_out_constraints(world, lanes);
+        solver->layout_lanes = lanes;
+        solver->layout_group_count = group_count;
+    }
     const int* start = solver->color_start;
     int overflow_count = start[CAROM_GRAPH_COLORS + 1] - start[CAROM_GRAPH_COLORS];
     allocate_groups(solver, lanes, group_count, overflow_count);
@@ -405,6 +441,7 @@ void carom_contact_solver_clear(carom_world* world) {
     memset(solver->color_start, 0, sizeof(solver->color_start));
     solver->group_count = 0;
     solver->overflow_count = 0;
+    solver->layout_lanes = 0; /* the colours and slots were cleared with the constraints */
 }
 
 void carom_contact_solver_fill(carom_world* world, int begin, int end) {
@@ -531,6 +568,9 @@ void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->constraint_contacts);
     arrfree(solver->moving_a);
     arrfree(solver->moving_b);
+    arrfree(solver->previous_moving_a);
+    arrfree(solver->previous_moving_b);
+    arrfree(solver->previous_points);
     arrfree(solver->state_a);
     arrfree(solver->state_b);
     arrfree(solver->constraint_colors);

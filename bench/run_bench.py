@@ -253,8 +253,8 @@ def box2d_v3_conditions(options, source):
 def cpu_identity():
     """The CPU as /proc/cpuinfo names it, with its family, model and stepping, its widest vector
     instructions and the caches getconf reports. A virtual machine's CPU may be named only "AMD
-    EPYC" whatever the host: the same engines measured on two days here differed by up to a
-    third in some ratios, and these figures tell such hosts apart."""
+    EPYC" whatever the host. Ratios of the same engines have moved by up to a third between
+    runs here; these figures at least say whether two runs had the same kind of host."""
     fields = {}
     for line in open("/proc/cpuinfo"):
         if ":" in line:

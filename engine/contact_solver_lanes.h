@@ -1119,11 +1119,11 @@ static void fetch_group_for_writing(const carom_solver* solver, size_t group) {
  * of the fill on many_pyramids). So a constraint that starts a group fetches the next group of
  * its front for writing, a few dozen constraints before it is written. (Filling group by group
  * instead wrote whole lines in order but read the contacts out of order, and was slower still;
- * so was a try of that with the contacts fetched ahead, 2026-11-27.) The loop is compiled with
- * each width, so that prepare_lane is inlined into it: called through the kernel's table, the
- * fill took a quarter more samples on many_pyramids (0.34 of the solve's, against 0.27). Each
- * constraint writes its own lane only, so ranges may be filled at the same time (solver.c
- * spreads them over the workers). */
+ * with the contacts fetched ahead, tried on 2026-11-27, it was no faster.) The loop is
+ * compiled with each width, so that prepare_lane is inlined into it: called through the
+ * kernel's table, the fill took a quarter more samples on many_pyramids (0.34 of the solve's,
+ * against 0.27). Each constraint writes its own lane only, so ranges may be filled at the same
+ * time (solver.c spreads them over the workers). */
 static void fill_constraints(carom_solver* solver, const carom_contact* contacts, int begin,
                              int end) {
     size_t group_size = carom_contact_group_size(LANES);
@@ -1227,4 +1227,5 @@ static CAROM_FORCE_INLINE void finish_group(group_view g, double* cold) {
 }
 
 const carom_contact_kernel CAROM_KERNEL_NAME = {
-    LANES, prepare_one, fill_constraints, clear_lane, warm_start_groups, solve_groups, restitution_groups};
+    LANES,        prepare_one,       fill_constraints, clear_lane, warm_start_groups,
+    solve_groups, restitution_groups};

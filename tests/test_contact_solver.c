@@ -92,9 +92,13 @@ static uint64_t run_scene(carom_scene_kind kind, int n, int steps, bool alternat
 }
 
 Test(contact_solver, a_kept_layout_gives_the_bits_of_a_fresh_one) {
-    const struct { carom_scene_kind kind; int n; const char* name; } scenes[] = {
-        {CAROM_SCENE_TUMBLER, 12, "tumbler"}, {CAROM_SCENE_SPINNER, 300, "spinner"},
-        {CAROM_SCENE_RAIN, 300, "rain"}};
+    const struct {
+        carom_scene_kind kind;
+        int n;
+        const char* name;
+    } scenes[] = {{CAROM_SCENE_TUMBLER, 12, "tumbler"},
+                  {CAROM_SCENE_SPINNER, 300, "spinner"},
+                  {CAROM_SCENE_RAIN, 300, "rain"}};
     for (int k = 0; k < 3; ++k) {
         uint64_t kept = run_scene(scenes[k].kind, scenes[k].n, 300, false);
         uint64_t fresh = run_scene(scenes[k].kind, scenes[k].n, 300, true);

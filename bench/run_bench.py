@@ -253,8 +253,9 @@ def box2d_v3_conditions(options, source):
 def cpu_identity():
     """The CPU as /proc/cpuinfo names it, with its family, model and stepping, its widest vector
     instructions and the caches getconf reports. A virtual machine's CPU may be named only "AMD
-    EPYC" whatever the host. Ratios of the same engines have moved by up to a third between
-    runs here; these figures at least say whether two runs had the same kind of host."""
+    EPYC" whatever the host. Ratios of the same engines have moved by half between runs here
+    (the 1,000-ball rain: 0.52 to 1.04 in one night); these figures at least say whether two
+    runs had the same kind of host."""
     fields = {}
     for line in open("/proc/cpuinfo"):
         if ":" in line:

@@ -91,39 +91,12 @@ int carom_get_solver_lanes(void) {
 
 /* ---- Preparing ---------------------------------------------------------------------------- */
 
-/* One constraint's lane: its group, the group's width, and which lane. */
-typedef struct lane_writer {
-    void* group;
-    double* cold; /* the group's cold group */
-    int lanes;
-    int lane;
-} lane_writer;
-
-/* The group of a coloured slot (>= 0). The widths are powers of two: a shift, where a division
- * by the width, which the compiler does not know, was one per constraint in the fill and two in
- * the store. */
-static int slot_group(int slot, int lanes) {
-    return slot >> __builtin_ctz((unsigned)lanes);
+/* The lane of a constraint's slot, at the width this step's groups were laid out for. */
+static carom_lane_writer slot_lane(const carom_solver* solver, int slot) {
+    return carom_slot_lane(solver, slot, solver->kernel->lanes);
 }
 
-/* The lane of a constraint's slot: group * lanes + lane in the coloured groups, or -1 - index
- * in the overflow's width-1 groups. */
-static lane_writer slot_lane(const carom_solver* solver, int slot) {
-    if (slot >= 0) {
-        int lanes = solver->kernel->lanes;
-        size_t group = (size_t)slot_group(slot, lanes);
-        lane_writer w = {(unsigned char*)solver->groups + carom_contact_group_size(lanes) * group,
-                         solver->colds + group * CAROM_CC_COUNT * (size_t)lanes, lanes,
-                         slot & (lanes - 1)};
-        return w;
-    }
-    size_t group = (size_t)(-1 - slot);
-    lane_writer w = {(unsigned char*)solver->overflow + carom_contact_group_size(1) * group,
-                     solver->overflow_colds + group * CAROM_CC_COUNT, 1, 0};
-    return w;
-}
-
-static double get(const lane_writer* w, int field) {
+static double get(const carom_lane_writer* w, int field) {
     return *carom_contact_field(w->group, w->lanes, field, w->lane);
 }
 
@@ -419,7 +392,7 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
         int colour_count = start[c + 1] - start[c];
         int colour_groups = (colour_count + lanes - 1) / lanes;
         for (int lane = colour_count % lanes; lane > 0 && lane < lanes; ++lane) {
-            lane_writer w = slot_lane(solver, (group + colour_groups - 1) * lanes + lane);
+            carom_lane_writer w = slot_lane(solver, (group + colour_groups - 1) * lanes + lane);
             kernel->clear(w.group, w.cold, w.lane);
         }
         group += colour_groups;
@@ -481,7 +454,7 @@ void carom_contact_solver_restitution(carom_world* world) {
 
 carom_constraint_point_result carom_contact_solver_point(const carom_world* world, int constraint,
                                                          int point) {
-    lane_writer w = slot_lane(&world->solver, world->solver.constraint_slots[constraint]);
+    carom_lane_writer w = slot_lane(&world->solver, world->solver.constraint_slots[constraint]);
     int32_t flags = carom_contact_ints(w.group, w.lanes)[CAROM_CI_FLAGS * w.lanes + w.lane];
     carom_constraint_point_result result = {
         get(&w, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, point)),
@@ -517,7 +490,7 @@ void carom_contact_solver_store(carom_world* world, int begin, int end) {
     int overflow = solver->overflow_count;
     for (int i = begin; i < end; ++i) {
         /* the first lane of the overflow's group i, or of coloured group i - overflow */
-        lane_writer w = slot_lane(solver, i < overflow ? -1 - i : (i - overflow) * lanes);
+        carom_lane_writer w = slot_lane(solver, i < overflow ? -1 - i : (i - overflow) * lanes);
         store_group(world, w.group, w.lanes);
     }
 }

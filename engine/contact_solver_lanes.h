@@ -1099,16 +1099,14 @@ static void prepare_one(void* group, double* cold, int lane, const carom_contact
  * masses) are fetched into the cache early. Only a hint: no result depends on it. */
 #define CONTACTS_AHEAD 8
 
-/* The lines of coloured group `group` and of its cold group, fetched into the cache to be
- * written. */
-static void fetch_group_for_writing(const carom_solver* solver, size_t group) {
-    const char* bytes = (const char*)solver->groups + carom_contact_group_size(LANES) * group;
+/* The lines of a coloured group and of its cold group (its lane writer's), fetched into the
+ * cache to be written. */
+static void fetch_group_for_writing(carom_lane_writer w) {
     for (size_t offset = 0; offset < carom_contact_group_size(LANES); offset += 64) {
-        __builtin_prefetch(bytes + offset, 1);
+        __builtin_prefetch((const char*)w.group + offset, 1);
     }
-    const char* cold = (const char*)(solver->colds + group * CAROM_CC_COUNT * LANES);
     for (size_t offset = 0; offset < carom_contact_cold_size(LANES); offset += 64) {
-        __builtin_prefetch(cold + offset, 1);
+        __builtin_prefetch((const char*)w.cold + offset, 1);
     }
 }
 
@@ -1126,8 +1124,6 @@ static void fetch_group_for_writing(const carom_solver* solver, size_t group) {
  * time (solver.c spreads them over the workers). */
 static void fill_constraints(carom_solver* solver, const carom_contact* contacts, int begin,
                              int end) {
-    size_t group_size = carom_contact_group_size(LANES);
-    unsigned char* groups = solver->groups;
     for (int i = begin; i < end; ++i) {
         if (i + CONTACTS_AHEAD < end) { /* the bodies of a pile's contacts are anywhere */
             int ahead_a = solver->state_a[i + CONTACTS_AHEAD];
@@ -1147,20 +1143,15 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
                                      &solver->states[b],
                                      solver->masses[a],
                                      solver->masses[b]};
-        if (slot < 0) { /* the overflow's width-1 group -1 - slot */
-            size_t group = (size_t)(-1 - slot);
-            carom_contact_kernel_lanes1.prepare(
-                (unsigned char*)solver->overflow + carom_contact_group_size(1) * group,
-                solver->overflow_colds + group * CAROM_CC_COUNT, 0, &input);
+        carom_lane_writer w = carom_slot_lane(solver, slot, LANES);
+        if (slot < 0) { /* the overflow's width-1 groups */
+            carom_contact_kernel_lanes1.prepare(w.group, w.cold, w.lane, &input);
             continue;
         }
-        size_t group = (size_t)slot / LANES;
-        int lane = slot & (LANES - 1);
-        if (lane == 0 && group + 1 < (size_t)solver->group_count) {
-            fetch_group_for_writing(solver, group + 1);
+        if (w.lane == 0 && slot / LANES + 1 < solver->group_count) {
+            fetch_group_for_writing(carom_slot_lane(solver, slot + LANES, LANES));
         }
-        prepare_lane(groups + group_size * group, solver->colds + group * CAROM_CC_COUNT * LANES,
-                     lane, &input);
+        prepare_lane(w.group, w.cold, w.lane, &input);
     }
 }
 

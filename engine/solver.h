@@ -150,6 +150,32 @@ struct carom_solver {
     unsigned char* shape_rests; /* per shape id: what is left of its proxy's move */
 };
 
+/* One constraint's lane: its group, the group's width, and which lane. */
+typedef struct carom_lane_writer {
+    void* group;
+    double* cold; /* the group's cold group */
+    int lanes;
+    int lane;
+} carom_lane_writer;
+
+/* The lane of a constraint's slot in groups of `lanes` (a power of two): group * lanes + lane in
+ * the coloured groups, or -1 - index in the overflow's width-1 groups. The group is a shift of
+ * the slot, where a division by a width the compiler does not know was one per constraint in
+ * the fill and two in the store; the kernels pass their own width, a constant. */
+static inline carom_lane_writer carom_slot_lane(const carom_solver* solver, int slot, int lanes) {
+    if (slot >= 0) {
+        size_t group = (size_t)(slot >> __builtin_ctz((unsigned)lanes));
+        carom_lane_writer w = {
+            (unsigned char*)solver->groups + carom_contact_group_size(lanes) * group,
+            solver->colds + group * CAROM_CC_COUNT * (size_t)lanes, lanes, slot & (lanes - 1)};
+        return w;
+    }
+    size_t group = (size_t)(-1 - slot);
+    carom_lane_writer w = {(unsigned char*)solver->overflow + carom_contact_group_size(1) * group,
+                           solver->overflow_colds + group * CAROM_CC_COUNT, 1, 0};
+    return w;
+}
+
 void carom_solver_destroy(carom_solver* solver);
 /* Advance every non-static body by dt: velocities, contacts, positions, shape bounds. */
 void carom_solver_step(carom_world* world, double dt);

@@ -361,7 +361,7 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     const carom_contact_kernel* kernel = carom_contact_kernel_chosen();
     int lanes = kernel->lanes;
     solver->kernel = kernel;
-    int group_count = solver->layout_group_count;
+    int group_count = solver->group_count; /* the kept layout's, if it is kept */
     if (!layout_unchanged(solver, lanes)) {
         arrsetlen(solver->constraint_colors, count);
         arrsetlen(solver->constraint_slots, count);
@@ -369,7 +369,6 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
                           solver->moving_count, solver->constraint_colors);
         group_count = lay_out_constraints(world, lanes);
         solver->layout_lanes = lanes;
-        solver->layout_group_count = group_count;
     }
     const int* start = solver->color_start;
     int overflow_count = start[CAROM_GRAPH_COLORS + 1] - start[CAROM_GRAPH_COLORS];

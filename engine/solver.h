@@ -112,14 +112,14 @@ struct carom_solver {
     int* state_b;
     int* moving_a;              /* the state each constraint may move, or -1 (colouring input) */
     int* moving_b;
-    /* The colouring's and the layout's inputs of the step they were last made for (moving_a,
-     * moving_b, constraint_points: swapped with those at each collection), the lane width, and
-     * the coloured groups' count then; layout_lanes 0: none kept (contact_solver.c). */
+    /* The colouring's and the layout's inputs of the last step (moving_a, moving_b,
+     * constraint_points: swapped with those at each collection) and the lane width of the
+     * layout kept from it (its colours, slots, color_start and group_count); layout_lanes 0:
+     * none kept (contact_solver.c). */
     int* previous_moving_a;
     int* previous_moving_b;
     unsigned char* previous_points;
     int layout_lanes;
-    int layout_group_count;
     int* constraint_colors;     /* colour of each constraint */
     /* the running sum of the colours' sizes, the overflow (CAROM_OVERFLOW_COLOR) last: colour c
      * holds color_start[c + 1] - color_start[c] constraints */

@@ -110,9 +110,9 @@ static double get(const carom_lane_writer* w, int field) {
 #define COLLECT_BLOCK 2048
 #define LAYOUT_BLOCK 2048
 
-_Static_assert(sizeof(((carom_contact*)0)->points) / sizeof(((carom_contact*)0)->points[0]) <
-                   CAROM_COLLECT_SETTLE >> CAROM_COLLECT_POINTS_SHIFT,
-               "a contact's point count fits below the settle mark in the collection's flags");
+_Static_assert(sizeof(((carom_contact*)0)->points) / sizeof(((carom_contact*)0)->points[0]) <=
+                   CAROM_COLLECT_POINTS >> CAROM_COLLECT_POINTS_SHIFT,
+               "a contact's point count fits its bits in the collection's flags");
 
 /* First pass, per block of touching contacts: the states of each contact's bodies (the rest
  * state for a body the solver does not move), which of them it may change (dynamic ones; not
@@ -143,6 +143,7 @@ static void mark_constraints(int begin, int end, int worker, void* context) {
             }
             flags |= note->points_touch ? 0 : CAROM_COLLECT_SPECULATIVE;
             flags |= note->point_count << CAROM_COLLECT_POINTS_SHIFT;
+            flags |= note->recycled ? CAROM_COLLECT_RECYCLED : 0;
             solver->collect_flags[k] = (unsigned char)flags;
             solver->collect_states[2 * k] = a;
             solver->collect_states[2 * k + 1] = b;
@@ -171,7 +172,9 @@ static void write_constraints(int begin, int end, int worker, void* context) {
             CAROM_ASSERT(world->contacts[world->touching_contacts[k]].id ==
                          world->touching_contacts[k]);
             solver->constraint_contacts[n] = world->touching_contacts[k];
-            solver->constraint_points[n] = (unsigned char)(flags >> CAROM_COLLECT_POINTS_SHIFT);
+            solver->constraint_points[n] =
+                (unsigned char)((flags & CAROM_COLLECT_POINTS) >> CAROM_COLLECT_POINTS_SHIFT);
+            solver->constraint_recycled[n] = (flags & CAROM_COLLECT_RECYCLED) != 0;
             solver->state_a[n] = a;
             solver->state_b[n] = b;
             solver->moving_a[n] = flags & CAROM_COLLECT_MOVES_A ? a : -1;
@@ -197,6 +200,9 @@ static void collect_constraints(carom_world* world) {
     SWAP_ARRAYS(solver->moving_a, solver->previous_moving_a);
     SWAP_ARRAYS(solver->moving_b, solver->previous_moving_b);
     SWAP_ARRAYS(solver->constraint_points, solver->previous_points);
+    SWAP_ARRAYS(solver->constraint_contacts, solver->previous_contacts);
+    SWAP_ARRAYS(solver->state_a, solver->previous_state_a);
+    SWAP_ARRAYS(solver->state_b, solver->previous_state_b);
     int touching = (int)arrlen(world->touching_contacts);
     int blocks = (touching + COLLECT_BLOCK - 1) / COLLECT_BLOCK;
     arrsetlen(solver->collect_flags, touching);
@@ -206,6 +212,7 @@ static void collect_constraints(carom_world* world) {
     int count = carom_counts_to_offsets(solver->collect_offsets, blocks);
     arrsetlen(solver->constraint_contacts, count);
     arrsetlen(solver->constraint_points, count);
+    arrsetlen(solver->constraint_recycled, count);
     arrsetlen(solver->moving_a, count);
     arrsetlen(solver->moving_b, count);
     arrsetlen(solver->state_a, count);
@@ -332,6 +339,29 @@ static bool layout_unchanged(const carom_solver* solver, int lanes) {
             memcmp(solver->constraint_points, solver->previous_points, count) == 0);
 }
 
+/* Whether this step's constraints may refresh their lanes rather than fill them
+ * (contact_solver_lanes.h): the layout is kept, and the constraints are the last step's
+ * contacts, between the same states, whose bodies have the same masses. Then every lane still
+ * holds what the last step's fill wrote there and its passes left: the contact's normal, anchors,
+ * friction and restitution, the masses, and the impulses, which the store copied into the
+ * contact and which only a manifold made again changes there. A constraint whose manifold was
+ * recycled instead (CAROM_COLLECT_RECYCLED) changed its separations alone. */
+static bool lanes_refreshable(const carom_solver* solver, bool layout_kept) {
+    size_t count = (size_t)arrlen(solver->constraint_contacts);
+    size_t states = (size_t)solver->moving_count + 1;
+    if (!layout_kept || (size_t)arrlen(solver->previous_contacts) != count ||
+        (size_t)arrlen(solver->previous_masses) != states) {
+        return false;
+    }
+    return count == 0 ||
+           (memcmp(solver->constraint_contacts, solver->previous_contacts, sizeof(int) * count) ==
+                0 &&
+            memcmp(solver->state_a, solver->previous_state_a, sizeof(int) * count) == 0 &&
+            memcmp(solver->state_b, solver->previous_state_b, sizeof(int) * count) == 0 &&
+            memcmp(solver->masses, solver->previous_masses, sizeof(carom_state_mass) * states) ==
+                0);
+}
+
 /* Room for the coloured groups and the overflow's, each starting on a 64-byte boundary, then
  * their cold groups. */
 static void allocate_groups(carom_solver* solver, int lanes, int group_count, int overflow_count) {
@@ -362,7 +392,9 @@ void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_sett
     int lanes = kernel->lanes;
     solver->kernel = kernel;
     int group_count = solver->group_count; /* the kept layout's, if it is kept */
-    if (!layout_unchanged(solver, lanes)) {
+    bool layout_kept = layout_unchanged(solver, lanes);
+    solver->refresh_lanes = lanes_refreshable(solver, layout_kept);
+    if (!layout_kept) {
         arrsetlen(solver->constraint_colors, count);
         arrsetlen(solver->constraint_slots, count);
         carom_graph_color(&solver->graph, solver->moving_a, solver->moving_b, count,
@@ -543,6 +575,10 @@ void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->previous_moving_a);
     arrfree(solver->previous_moving_b);
     arrfree(solver->previous_points);
+    arrfree(solver->previous_contacts);
+    arrfree(solver->previous_state_a);
+    arrfree(solver->previous_state_b);
+    arrfree(solver->constraint_recycled);
     arrfree(solver->state_a);
     arrfree(solver->state_b);
     arrfree(solver->constraint_colors);

@@ -157,7 +157,9 @@ static inline size_t carom_contact_cold_size(int lanes) {
  * CAROM_CF_SECOND: the second point has a normal mass, i.e. is solved (a missing one has none).
  * CAROM_CF_TWO_POINTS: the contact has two points (the preparation's; CAROM_CF_SECOND, the
  * masses and CAROM_CF_BLOCK are worked out from it and the fields in the step's first warm
- * start). */
+ * start). CAROM_CF_FILLED: the lane was filled this step, so its group's masses are worked out
+ * in that warm start (a group whose lanes were all refreshed keeps the last step's, worked out
+ * from the same fields: contact_solver_lanes.h). */
 enum {
     CAROM_CF_WRITE_A = 1,
     CAROM_CF_WRITE_B = 2,
@@ -165,7 +167,8 @@ enum {
     CAROM_CF_PUSHED1 = 8,
     CAROM_CF_PUSHED2 = 16,
     CAROM_CF_SECOND = 32,
-    CAROM_CF_TWO_POINTS = 64
+    CAROM_CF_TWO_POINTS = 64,
+    CAROM_CF_FILLED = 128
 };
 
 /* A group of `lanes` constraints: first four int32 per lane (state A, state B, flags, and the

@@ -408,7 +408,8 @@ static void warm_start_groups(void* groups, double* colds, int count, carom_body
     size_t stride = carom_contact_group_size(LANES);
     for (int i = 0; i < count; ++i) {
         group_view g = view(bytes + (size_t)i * stride, NULL);
-        if (finish) {
+        if (finish && lane_any(lane_flag_mask(lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES),
+                                              CAROM_CF_FILLED))) {
             finish_group(g, colds + (size_t)i * CAROM_CC_COUNT * LANES);
         }
         body_lanes a = gather_velocities(states, g.ints + CAROM_CI_STATE_A * LANES);
@@ -1021,30 +1022,66 @@ static void clear_lane(void* group, double* cold, int lane) {
     }
 }
 
-/* A lane's own point: its fields, and its approach before the step, for restitution and hit
- * events (from the bodies' velocities before the step, which only the preparation sees). The
- * group and the cold group are written through restrict pointers: they never overlap the
- * contact and states read, and without the promise each store made the compiler read those
- * again. The float fields are rounded to the nearest float here (the casts), as the kernels'
- * put_float rounds (the same conversion). */
-static CAROM_FORCE_INLINE void prepare_point(unsigned char* restrict group, double* restrict cold,
-                                             int lane, int point, const carom_contact_point* mp,
-                                             carom_vec2 normal, const carom_contact_input* in) {
-    carom_vec2 ra = mp->anchor_a;
-    carom_vec2 rb = mp->anchor_b;
-    POINT_FLOAT(group, CAROM_CFF_ANCHOR_A_X, point, lane) = (float)ra.x;
-    POINT_FLOAT(group, CAROM_CFF_ANCHOR_A_Y, point, lane) = (float)ra.y;
-    POINT_FLOAT(group, CAROM_CFF_ANCHOR_B_X, point, lane) = (float)rb.x;
-    POINT_FLOAT(group, CAROM_CFF_ANCHOR_B_Y, point, lane) = (float)rb.y;
-    POINT_FLOAT(group, CAROM_CFF_BASE_SEPARATION, point, lane) = (float)mp->separation;
+/* A lane's own point: what the manifold fixes (its anchors and the impulses it carries from
+ * the last step). The group and the cold group are written through restrict pointers: they
+ * never overlap the contact and states read, and without the promise each store made the
+ * compiler read those again. The float fields are rounded to the nearest float here (the
+ * casts), as the kernels' put_float rounds (the same conversion). */
+static CAROM_FORCE_INLINE void prepare_point(unsigned char* restrict group, int lane, int point,
+                                             const carom_contact_point* mp) {
+    POINT_FLOAT(group, CAROM_CFF_ANCHOR_A_X, point, lane) = (float)mp->anchor_a.x;
+    POINT_FLOAT(group, CAROM_CFF_ANCHOR_A_Y, point, lane) = (float)mp->anchor_a.y;
+    POINT_FLOAT(group, CAROM_CFF_ANCHOR_B_X, point, lane) = (float)mp->anchor_b.x;
+    POINT_FLOAT(group, CAROM_CFF_ANCHOR_B_Y, point, lane) = (float)mp->anchor_b.y;
     POINT_FIELD(group, CAROM_CF_NORMAL_IMPULSE, point, lane) = mp->normal_impulse;
     POINT_FIELD(group, CAROM_CF_TANGENT_IMPULSE, point, lane) = mp->tangent_impulse;
+}
+
+/* And what changes while the manifold is recycled: its separation, and its approach before the
+ * step, for restitution and hit events (from the bodies' velocities before the step, which
+ * only the preparation sees). */
+static CAROM_FORCE_INLINE void prepare_point_motion(unsigned char* restrict group,
+                                                    double* restrict cold, int lane, int point,
+                                                    const carom_contact_point* mp,
+                                                    carom_vec2 normal,
+                                                    const carom_contact_input* in) {
+    POINT_FLOAT(group, CAROM_CFF_BASE_SEPARATION, point, lane) = (float)mp->separation;
     const carom_body_state* sa = in->body_a;
     const carom_body_state* sb = in->body_b;
-    carom_vec2 va = carom_add(sa->linear_velocity, carom_cross_sv(sa->angular_velocity, ra));
-    carom_vec2 vb = carom_add(sb->linear_velocity, carom_cross_sv(sb->angular_velocity, rb));
+    carom_vec2 va =
+        carom_add(sa->linear_velocity, carom_cross_sv(sa->angular_velocity, mp->anchor_a));
+    carom_vec2 vb =
+        carom_add(sb->linear_velocity, carom_cross_sv(sb->angular_velocity, mp->anchor_b));
     COLD_FIELD(cold, CAROM_CC_RELATIVE_VELOCITY1 + point, lane) =
         carom_dot(normal, carom_sub(vb, va));
+}
+
+/* What a recycled manifold changes in a lane (the points' motion), and a missing second
+ * point's fields, which the passes may have left other than zero. */
+static CAROM_FORCE_INLINE void prepare_lane_motion(unsigned char* restrict group,
+                                                   double* restrict cold, int lane,
+                                                   const carom_contact_input* in) {
+    const carom_contact* contact = in->contact;
+    prepare_point_motion(group, cold, lane, 0, &contact->points[0], contact->normal, in);
+    if (contact->point_count == 2) {
+        prepare_point_motion(group, cold, lane, 1, &contact->points[1], contact->normal, in);
+    } else {
+        clear_point(group, cold, lane, 1); /* a second point with no mass: pushes nothing */
+        for (int field = CAROM_CC_INV_K11; field <= CAROM_CC_INV_K22; ++field) {
+            COLD_FIELD(cold, field, lane) = 0.0; /* and no block */
+        }
+    }
+}
+
+/* A refreshed lane's whole preparation (lanes_refreshable, contact_solver.c): its motion, and
+ * its flags as the last step's fill and first warm start left them, but that no point has
+ * pushed yet this step. The masses, the block and CAROM_CF_SECOND stay: they follow from fields
+ * that stayed. */
+static CAROM_FORCE_INLINE void refresh_lane(void* group_memory, double* restrict cold, int lane,
+                                            const carom_contact_input* in) {
+    int32_t* flags = carom_contact_ints(group_memory, LANES) + CAROM_CI_FLAGS * LANES + lane;
+    *flags &= ~(CAROM_CF_PUSHED1 | CAROM_CF_PUSHED2);
+    prepare_lane_motion(group_memory, cold, lane, in);
 }
 
 /* Once a step, per constraint, what needs nothing but the contact: copied into its lane. What
@@ -1054,34 +1091,29 @@ static CAROM_FORCE_INLINE void prepare_point(unsigned char* restrict group, doub
 static CAROM_FORCE_INLINE void prepare_lane(void* group_memory, double* restrict cold, int lane,
                                             const carom_contact_input* in) {
     const carom_contact* contact = in->contact;
-    double ima = in->mass_a.inv_mass, imb = in->mass_b.inv_mass;
     int32_t* ints = carom_contact_ints(group_memory, LANES);
     unsigned char* restrict group = group_memory;
     ints[CAROM_CI_STATE_A * LANES + lane] = (int32_t)((uint32_t)in->state_a * CAROM_STATE_DOUBLES);
     ints[CAROM_CI_STATE_B * LANES + lane] = (int32_t)((uint32_t)in->state_b * CAROM_STATE_DOUBLES);
+    ints[CAROM_CI_CONTACT * LANES + lane] = contact->id;
     LANE_FLOAT(group, CAROM_CFF_NORMAL_X, lane) = (float)contact->normal.x;
     LANE_FLOAT(group, CAROM_CFF_NORMAL_Y, lane) = (float)contact->normal.y;
     LANE_FLOAT(group, CAROM_CFF_FRICTION, lane) = (float)contact->friction;
     COLD_FIELD(cold, CAROM_CC_RESTITUTION, lane) = contact->restitution;
-    LANE_FIELD(group, CAROM_CF_INV_MASS_A, lane) = ima;
+    LANE_FIELD(group, CAROM_CF_INV_MASS_A, lane) = in->mass_a.inv_mass;
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
-    LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = imb;
+    LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = in->mass_b.inv_mass;
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    prepare_point(group, cold, lane, 0, &contact->points[0], contact->normal, in);
+    prepare_point(group, lane, 0, &contact->points[0]);
     bool two_points = contact->point_count == 2;
     if (two_points) {
-        prepare_point(group, cold, lane, 1, &contact->points[1], contact->normal, in);
-    } else {
-        clear_point(group, cold, lane, 1); /* a second point with no mass: pushes nothing */
-        for (int field = CAROM_CC_INV_K11; field <= CAROM_CC_INV_K22; ++field) {
-            COLD_FIELD(cold, field, lane) = 0.0; /* and no block */
-        }
+        prepare_point(group, lane, 1, &contact->points[1]);
     }
-    /* no point has pushed yet this step */
-    ints[CAROM_CI_FLAGS * LANES + lane] = (ima > 0.0 ? CAROM_CF_WRITE_A : 0) |
-                                          (imb > 0.0 ? CAROM_CF_WRITE_B : 0) |
-                                          (two_points ? CAROM_CF_TWO_POINTS : 0);
-    ints[CAROM_CI_CONTACT * LANES + lane] = in->contact->id;
+    prepare_lane_motion(group, cold, lane, in);
+    /* no point has pushed yet this step, and the masses are to be worked out */
+    ints[CAROM_CI_FLAGS * LANES + lane] = (in->mass_a.inv_mass > 0.0 ? CAROM_CF_WRITE_A : 0) |
+                                          (in->mass_b.inv_mass > 0.0 ? CAROM_CF_WRITE_B : 0) |
+                                          (two_points ? CAROM_CF_TWO_POINTS : 0) | CAROM_CF_FILLED;
 }
 #undef POINT_FIELD
 #undef POINT_FLOAT
@@ -1110,6 +1142,17 @@ static void fetch_group_for_writing(carom_lane_writer w) {
     }
 }
 
+/* Only the lines a refresh writes (prepare_lane_motion's for two points). */
+static void fetch_motion_for_writing(carom_lane_writer w) {
+    const char* group = w.group;
+    __builtin_prefetch(group + CAROM_CI_FLAGS * LANES * sizeof(int32_t), 1);
+    for (int point = 0; point < 2; ++point) {
+        int separation = carom_contact_point_float(CAROM_CFF_BASE_SEPARATION, point);
+        __builtin_prefetch(group + carom_contact_float_offset(LANES, separation), 1);
+        __builtin_prefetch(w.cold + (CAROM_CC_RELATIVE_VELOCITY1 + point) * LANES, 1);
+    }
+}
+
 /* Filled in contact order: the contacts are read front to back, and the lanes written are one
  * moving front per colour (two: its one-point and its two-point constraints), each front
  * writing its groups one after the other, lane 0 first. Those are too many streams for the
@@ -1121,17 +1164,23 @@ static void fetch_group_for_writing(carom_lane_writer w) {
  * compiled with each width, so that prepare_lane is inlined into it: called through the
  * kernel's table, the fill took a quarter more samples on many_pyramids (0.34 of the solve's,
  * against 0.27). Each constraint writes its own lane only, so ranges may be filled at the same
- * time (solver.c spreads them over the workers). */
+ * time (solver.c spreads them over the workers). In a step that refreshes its lanes
+ * (lanes_refreshable, contact_solver.c), a constraint whose manifold was recycled only
+ * refreshes its lane (refresh_lane): its separations, its approach and its flags, a few lines a
+ * group instead of all of them, and its group's masses are not worked out again. */
 static void fill_constraints(carom_solver* solver, const carom_contact* contacts, int begin,
                              int end) {
+    bool refresh = solver->refresh_lanes;
     for (int i = begin; i < end; ++i) {
         if (i + CONTACTS_AHEAD < end) { /* the bodies of a pile's contacts are anywhere */
             int ahead_a = solver->state_a[i + CONTACTS_AHEAD];
             int ahead_b = solver->state_b[i + CONTACTS_AHEAD];
             __builtin_prefetch(&solver->states[ahead_a]);
             __builtin_prefetch(&solver->states[ahead_b]);
-            __builtin_prefetch(&solver->masses[ahead_a]);
-            __builtin_prefetch(&solver->masses[ahead_b]);
+            if (!refresh) { /* a refresh reads no mass */
+                __builtin_prefetch(&solver->masses[ahead_a]);
+                __builtin_prefetch(&solver->masses[ahead_b]);
+            }
         }
         int slot = solver->constraint_slots[i];
         int a = solver->state_a[i];
@@ -1149,9 +1198,18 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
             continue;
         }
         if (w.lane == 0 && slot / LANES + 1 < solver->group_count) {
-            fetch_group_for_writing(carom_slot_lane(solver, slot + LANES, LANES));
+            carom_lane_writer next = carom_slot_lane(solver, slot + LANES, LANES);
+            if (refresh) {
+                fetch_motion_for_writing(next);
+            } else {
+                fetch_group_for_writing(next);
+            }
         }
-        prepare_lane(w.group, w.cold, w.lane, &input);
+        if (refresh && solver->constraint_recycled[i]) {
+            refresh_lane(w.group, w.cold, w.lane, &input);
+        } else {
+            prepare_lane(w.group, w.cold, w.lane, &input);
+        }
     }
 }
 
@@ -1195,6 +1253,7 @@ static CAROM_FORCE_INLINE void finish_group(group_view g, double* cold) {
     if (!lane_any(two)) {
         /* one point in every lane (circles): prepare_lane cleared the second point and the
          * block's matrix, and there are no flags to add */
+        lane_store_i32(g.ints + CAROM_CI_FLAGS * LANES, flags & ~CAROM_CF_FILLED);
         return;
     }
     point_lanes p1 = load_point(g, 1);
@@ -1214,7 +1273,8 @@ static CAROM_FORCE_INLINE void finish_group(group_view g, double* cold) {
     lane_store(cold + CAROM_CC_INV_K22 * LANES, lane_select(block, inv_det * k11, lane_zero()));
     lane_mask second = lane_greater(normal_mass1, lane_zero());
     lane_store_i32(g.ints + CAROM_CI_FLAGS * LANES,
-                   flags | lane_flag_bits2(block, CAROM_CF_BLOCK, second, CAROM_CF_SECOND));
+                   (flags & ~CAROM_CF_FILLED) |
+                       lane_flag_bits2(block, CAROM_CF_BLOCK, second, CAROM_CF_SECOND));
 }
 
 const carom_contact_kernel CAROM_KERNEL_NAME = {

@@ -403,14 +403,17 @@ void carom_contacts_material_changed(carom_world* world) {
 static void update_contact(const carom_world* world, carom_contact* contact, double dt) {
     /* A resting contact (recycled below) reads its bodies but not its shapes: in a pile of
      * thousands, each shape read was a cache miss. */
-    if (contact->material_revision != world->material_revision) {
+    bool mixed = contact->material_revision != world->material_revision;
+    if (mixed) {
         mix_material(world, contact);
     }
     const carom_body* body_a = &world->bodies[contact->edges[0].body];
     const carom_body* body_b = &world->bodies[contact->edges[1].body];
     if (try_recycle(world, contact, body_a, body_b)) {
+        contact->recycled = !mixed;
         return; /* without reading the bodies' velocities: a resting pile's usual case */
     }
+    contact->recycled = false;
     const carom_shape* shape_a = &world->shapes[contact->shape_a];
     const carom_shape* shape_b = &world->shapes[contact->shape_b];
     /* a sensor only asks whether the shapes overlap: no speculation */
@@ -492,7 +495,8 @@ static bool solver_needs(const carom_world* world, const carom_contact* contact)
 /* A contact's note (world.h), taken while the contact is at hand. */
 static inline carom_touching_note note_contact(const carom_contact* contact) {
     carom_touching_note note = {contact->edges[0].body, contact->edges[1].body,
-                                contact->point_count, carom_contact_points_touch(contact)};
+                                contact->point_count, carom_contact_points_touch(contact),
+                                contact->recycled};
     return note;
 }
 
@@ -532,7 +536,9 @@ static void list_touching_contacts(carom_world* world) {
     for (int i = 0; i < (int)arrlen(world->contacts); ++i) {
         const carom_contact* contact = &world->contacts[i];
         if (contact->id >= 0 && solver_needs(world, contact)) {
-            list_touching(world, i, note_contact(contact));
+            carom_touching_note note = note_contact(contact);
+            note.recycled = false; /* this step may not have updated it */
+            list_touching(world, i, note);
         }
     }
 }

@@ -44,6 +44,11 @@ typedef struct carom_contact {
      * collection of constraints, the narrow phase's merge) read it here beside the ids rather
      * than from the points, a cache line or two further into the contact. */
     bool points_touch;
+    /* Whether this step's update kept the manifold (recycling, narrow_phase.c) with the
+     * friction and restitution it had: since the last step only the points' separations
+     * changed, so the solver may refresh the constraint's lane rather than fill it again
+     * (contact_solver_lanes.h). Read only through the touching note of the same step. */
+    bool recycled;
     /* The world's material_revision when friction and restitution were mixed from the shapes;
      * 0: not since it was made or restored, so the next update mixes them. */
     uint32_t material_revision;
@@ -71,6 +76,7 @@ typedef struct carom_touching_note {
     int body_a, body_b; /* edges[0].body and edges[1].body */
     int point_count;
     bool points_touch; /* carom_contact_points_touch */
+    bool recycled;     /* the contact's recycled, set by this step's update; false otherwise */
 } carom_touching_note;
 
 /* Where a shape goes in a contact's pair, lower first: chain segments (their tests correct from

@@ -79,6 +79,7 @@ static void set_contact_head(carom_contact* c, const scene_view* view, int id, i
     c->restitution = 0.0;
     c->material_revision = 0; /* mixed from the shapes at the next update, as when made */
     c->points_touch = false;  /* noted when the points are read */
+    c->recycled = false;      /* no lane of a restored world holds it */
     c->point_count = flags & 3;
     c->touching = (flags & CONTACT_TOUCHING) != 0;
     c->disabled = false; /* the pre-solve callback decides again at the next step */

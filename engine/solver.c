@@ -69,6 +69,7 @@ void carom_solver_destroy(carom_solver* solver) {
     arrfree(solver->state_bodies);
     arrfree(solver->motions);
     arrfree(solver->masses);
+    arrfree(solver->previous_masses);
     arrfree(solver->body_states);
     arrfree(solver->proxy_rests);
     arrfree(solver->moved_shapes);
@@ -137,6 +138,11 @@ static void gather_bodies(carom_world* world) {
                        ITEMS_PER_RANGE, world);
     carom_refresh_awake_lists(world);
     int count = (int)arrlen(world->awake_bodies);
+    /* the last step's masses, kept aside (swapped, not copied) for the contact solver to compare
+     * with these (contact_solver.c) */
+    carom_state_mass* last_masses = solver->masses;
+    solver->masses = solver->previous_masses;
+    solver->previous_masses = last_masses;
     /* room for every awake body and the rest state, then written by index: cheaper than a
      * growth check per body */
     arrsetlen(solver->states, count + 1);

@@ -91,7 +91,9 @@ enum carom_collect_flag {
     CAROM_COLLECT_SPECULATIVE = 8, /* its points were all speculative at the narrow phase: the
                                     * solver settles whether it touched (solver.c) */
     CAROM_COLLECT_POINTS_SHIFT = 4, /* the point count, 1 or 2, in bits 4 and 5 */
-    CAROM_COLLECT_SETTLE = 64       /* after the solve: speculative, and its touching changes */
+    CAROM_COLLECT_POINTS = 0x30,
+    CAROM_COLLECT_SETTLE = 64,      /* after the solve: speculative, and its touching changes */
+    CAROM_COLLECT_RECYCLED = 128    /* its manifold was recycled this step (the touching note) */
 };
 
 struct carom_solver {
@@ -101,6 +103,7 @@ struct carom_solver {
     carom_body_turn* turns;
     carom_body_motion* motions; /* per moving state */
     carom_state_mass* masses;   /* per state, the rest state's included */
+    carom_state_mass* previous_masses; /* the last step's (swapped with masses at the gather) */
     int* state_bodies;          /* body id of each moving state */
     int* body_states;           /* per body id: its state, or -1 (static, asleep, free slot) */
     int moving_count;           /* states before the rest state */
@@ -120,6 +123,15 @@ struct carom_solver {
     int* previous_moving_b;
     unsigned char* previous_points;
     int layout_lanes;
+    /* What else the lanes' refresh needs to be the same as the last step's (constraint_contacts,
+     * state_a, state_b: swapped likewise), whether this step refreshes (contact_solver.c), and
+     * per constraint whether its manifold was recycled (CAROM_COLLECT_RECYCLED): a recycled
+     * constraint of a refreshing step keeps its lane but for what the recycling changed. */
+    int* previous_contacts;
+    int* previous_state_a;
+    int* previous_state_b;
+    bool refresh_lanes;
+    unsigned char* constraint_recycled;
     int* constraint_colors;     /* colour of each constraint */
     /* the running sum of the colours' sizes, the overflow (CAROM_OVERFLOW_COLOR) last: colour c
      * holds color_start[c + 1] - color_start[c] constraints */

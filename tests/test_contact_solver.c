@@ -107,6 +107,95 @@ Test(contact_solver, a_kept_layout_gives_the_bits_of_a_fresh_one) {
     }
 }
 
+/* A resting pile whose contacts are recycled step after step refreshes its lanes instead of
+ * filling them (contact_solver.c's lanes_refreshable): each keeps what the last step left in
+ * it but its separations, its approach and its flags. A width that changes every step fills
+ * every lane afresh, so both runs must give the same hashes, also when something a refreshed
+ * lane would keep changes between steps: a body's mass, a shape's friction (the contact mixes
+ * it again at its update), contacts the pre-solve callback disables and then enables again
+ * (their impulses forgotten), a body's velocity (the approach). */
+enum { PERTURBED_STEPS = 160 };
+
+typedef struct refresh_pile {
+    carom_world_id world;
+    carom_body_id boxes[28];
+    carom_body_id balls[6];
+} refresh_pile;
+
+/* Disables every contact of the pile's first box while on (the context). */
+static int disable_first_box(carom_shape_id a, carom_shape_id b, const carom_manifold* manifold,
+                             void* context) {
+    (void)manifold;
+    const refresh_pile* pile = context;
+    carom_shape_id shape;
+    cr_assert_eq(carom_body_get_shapes(pile->boxes[0], &shape, 1), 1);
+    return !carom_shape_id_equals(a, shape) && !carom_shape_id_equals(b, shape);
+}
+
+static refresh_pile make_refresh_pile(void) {
+    refresh_pile pile;
+    carom_world_def def = carom_default_world_def();
+    def.enable_sleep = 0; /* the pile stays awake, so its constraints are solved every step */
+    pile.world = carom_create_world(&def);
+    test_make_ground(pile.world, 0.0, 0.6, 0.0);
+    int k = 0;
+    for (int row = 0; row < 7; ++row) { /* a pyramid of 28 boxes: two-point contacts */
+        for (int i = 0; i < 7 - row; ++i) {
+            carom_vec2 p = {-3.0 + 0.5 * row + 1.0 * i, 0.5 + 1.0 * row};
+            pile.boxes[k++] = test_make_box(pile.world, p, 0.5, 0.5, 0.0, 0.6, 0.0);
+        }
+    }
+    for (int i = 0; i < 6; ++i) { /* balls on the ground beside it: one-point contacts */
+        carom_vec2 p = {5.0 + 1.2 * i, 0.4};
+        pile.balls[i] = test_make_ball(pile.world, p, 0.4, carom_v2(0.0, 0.0), 0.5, 0.3);
+    }
+    return pile;
+}
+
+static void perturb(refresh_pile* pile, int step) {
+    if (step == 60) {
+        carom_mass_data mass = carom_body_get_mass_data(pile->boxes[3]);
+        mass.mass *= 2.0;
+        mass.rotational_inertia *= 2.0;
+        cr_assert_eq(carom_body_set_mass_data(pile->boxes[3], mass), CAROM_OK);
+    } else if (step == 80) {
+        carom_shape_id shape;
+        cr_assert_eq(carom_body_get_shapes(pile->boxes[10], &shape, 1), 1);
+        cr_assert_eq(carom_shape_set_friction(shape, 0.2), CAROM_OK);
+    } else if (step == 100) {
+        cr_assert_eq(carom_world_set_pre_solve(pile->world, disable_first_box, pile), CAROM_OK);
+    } else if (step == 103) {
+        cr_assert_eq(carom_world_set_pre_solve(pile->world, NULL, NULL), CAROM_OK);
+    } else if (step == 120) {
+        cr_assert_eq(carom_body_set_linear_velocity(pile->balls[2], carom_v2(0.0, -3.0)),
+                     CAROM_OK);
+    }
+}
+
+static void run_perturbed(bool alternate, uint64_t* hashes) {
+    refresh_pile pile = make_refresh_pile();
+    for (int step = 0; step < PERTURBED_STEPS; ++step) {
+        perturb(&pile, step);
+        cr_assert_eq(carom_set_solver_lanes(alternate ? 1 + step % 2 : 2), CAROM_OK);
+        cr_assert_eq(carom_world_step(pile.world, 1.0 / 60.0), CAROM_OK, "%s",
+                     carom_last_error());
+        hashes[step] = carom_world_hash(pile.world);
+    }
+    carom_destroy_world(pile.world);
+    cr_assert_eq(carom_set_solver_lanes(0), CAROM_OK);
+}
+
+Test(contact_solver, a_refreshed_lane_gives_the_bits_of_a_filled_one) {
+    static uint64_t refreshed[PERTURBED_STEPS], filled[PERTURBED_STEPS];
+    run_perturbed(false, refreshed);
+    run_perturbed(true, filled);
+    for (int step = 0; step < PERTURBED_STEPS; ++step) {
+        cr_assert_eq(refreshed[step], filled[step],
+                     "step %d: refreshed lanes %016llx, filled afresh %016llx", step,
+                     (unsigned long long)refreshed[step], (unsigned long long)filled[step]);
+    }
+}
+
 /* By default the width follows the step (contact_solver.c); carom_get_solver_lanes() then
  * reports the widest this machine runs, and 0 restores the default after a width was asked for. */
 Test(contact_solver, the_default_width_is_the_widest_this_machine_runs) {

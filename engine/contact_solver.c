@@ -379,6 +379,7 @@ static void allocate_groups(carom_solver* solver, int lanes, int group_count, in
     solver->overflow_count = overflow_count;
     solver->colds = (double*)(aligned + group_bytes + overflow_bytes);
     solver->overflow_colds = (double*)(aligned + group_bytes + overflow_bytes + cold_bytes);
+    arrsetlen(solver->lane_contacts, overflow_count + group_count * lanes);
 }
 
 void carom_contact_solver_prepare(carom_world* world, double h, carom_solve_settings* settings) {
@@ -497,14 +498,14 @@ carom_constraint_point_result carom_contact_solver_point(const carom_world* worl
 
 /* The impulses of one group's lanes into their contacts: the lanes are read in order, the
  * contacts written wherever they are. */
-static void store_group(carom_world* world, void* group, int lanes) {
+static void store_group(carom_world* world, void* group, int lanes, const int* contacts) {
     const int32_t* ints = carom_contact_ints(group, lanes);
     for (int lane = 0; lane < lanes; ++lane) {
         int32_t flags = ints[CAROM_CI_FLAGS * lanes + lane];
         if (!(flags & (CAROM_CF_WRITE_A | CAROM_CF_WRITE_B))) {
             continue; /* a padding lane */
         }
-        carom_contact* contact = &world->contacts[ints[CAROM_CI_CONTACT * lanes + lane]];
+        carom_contact* contact = &world->contacts[contacts[lane]];
         int points = flags & CAROM_CF_TWO_POINTS ? 2 : 1;
         for (int j = 0; j < points; ++j) {
             contact->points[j].normal_impulse = *carom_contact_field(
@@ -521,8 +522,10 @@ void carom_contact_solver_store(carom_world* world, int begin, int end) {
     int overflow = solver->overflow_count;
     for (int i = begin; i < end; ++i) {
         /* the first lane of the overflow's group i, or of coloured group i - overflow */
-        carom_lane_writer w = slot_lane(solver, i < overflow ? -1 - i : (i - overflow) * lanes);
-        store_group(world, w.group, w.lanes);
+        int slot = i < overflow ? -1 - i : (i - overflow) * lanes;
+        carom_lane_writer w = slot_lane(solver, slot);
+        store_group(world, w.group, w.lanes,
+                    solver->lane_contacts + carom_lane_contact(solver, slot));
     }
 }
 
@@ -585,6 +588,7 @@ void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->constraint_slots);
     arrfree(solver->constraint_points);
     arrfree(solver->group_memory);
+    arrfree(solver->lane_contacts);
     arrfree(solver->collect_flags);
     arrfree(solver->collect_states);
     arrfree(solver->collect_offsets);

@@ -109,8 +109,9 @@ enum carom_contact_float_field {
     CAROM_CFF_COUNT = CAROM_CFF_SOLVE_POINT1 + 2 * CAROM_CFF_SOLVE_POINT_STRIDE
 };
 
-/* The doubles after the warm start's floats start on 8 bytes at every width. */
-_Static_assert(CAROM_CFF_WARM_COUNT % 2 == 0, "the warm start's floats end on 8 bytes");
+/* The solve's doubles, after all floats but the first, start on 8 bytes a lane, so that each
+ * double field of a group of 8 lanes fills one cache line. */
+_Static_assert((CAROM_CFF_COUNT - 1) % 2 == 0, "the floats after the first end on 8 bytes");
 
 /* The field of point 0 or 1 whose first point's field is `field` (a point field above). */
 static inline int carom_contact_point_field(int field, int point) {
@@ -123,8 +124,9 @@ static inline int carom_contact_point_float(int field, int point) {
                                                          : CAROM_CFF_SOLVE_POINT_STRIDE);
 }
 
-/* Where a field starts in a group of `lanes`, in bytes: the ints (below), the warm start's
- * doubles, its floats, the solve's doubles, its floats. */
+/* Where a field starts in a group of `lanes`, in bytes: the ints (below) and the first float
+ * (the normal's x), the warm start's doubles, the other floats (the warm start's, then the
+ * solve's), the solve's doubles. */
 static inline size_t carom_contact_field_offset(int lanes, int field);
 static inline size_t carom_contact_float_offset(int lanes, int field);
 
@@ -171,31 +173,39 @@ enum {
     CAROM_CF_FILLED = 128
 };
 
-/* A group of `lanes` constraints: first four int32 per lane (state A, state B, flags, and the
- * index of the constraint's contact in the world's contacts, for the store; four, so that the
- * fields after them start on 16 bytes a lane), then the fields (above),
- * rounded up to 64 bytes so every group starts on a cache line. The ints come first because
- * every pass reads them: the warm start then reads one run of lines from a group's start. A
- * state is named by where it starts in the solver's states array, in doubles (4 a state), as
- * an unsigned 32-bit number: so a step moves at most 2^29 bodies (CAROM_MAX_BODIES). */
-enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_CONTACT, CAROM_CI_COUNT };
+/* A group of `lanes` constraints: first three int32 per lane (state A, state B, flags) and the
+ * first float field, 16 bytes a lane, so that the doubles after them start on 16 bytes a lane;
+ * then the fields (above), rounded up to 64 bytes so every group starts on a cache line. A group
+ * of 8 lanes is 19 lines (which of the world's contacts each lane's is, needed only by the store,
+ * is kept beside the groups: carom_solver's lane_contacts; in the group it made them 20). The
+ * ints come first because every pass reads them: the warm start then reads one run of lines
+ * from a group's start. A state is named by where it starts in the solver's states array, in
+ * doubles (4 a state), as an unsigned 32-bit number: so a step moves at most 2^29 bodies
+ * (CAROM_MAX_BODIES). */
+enum { CAROM_CI_STATE_A, CAROM_CI_STATE_B, CAROM_CI_FLAGS, CAROM_CI_COUNT };
+
+_Static_assert(CAROM_CFF_NORMAL_X == 0, "the normal's x is the float beside the ints");
+
+/* Bytes a lane before the warm start's doubles: the ints and the first float. */
+#define CAROM_CONTACT_HEAD_BYTES (CAROM_CI_COUNT * sizeof(int32_t) + sizeof(float))
+_Static_assert(CAROM_CONTACT_HEAD_BYTES % 16 == 0, "the doubles start on 16 bytes a lane");
 
 static inline size_t carom_contact_field_offset(int lanes, int field) {
     size_t n = (size_t)lanes;
-    size_t start = CAROM_CI_COUNT * sizeof(int32_t) * n;
+    size_t start = CAROM_CONTACT_HEAD_BYTES * n;
     if (field < CAROM_CF_WARM_COUNT) {
         return start + (size_t)field * sizeof(double) * n;
     }
-    return start + CAROM_CFF_WARM_COUNT * sizeof(float) * n + (size_t)field * sizeof(double) * n;
+    return start + (CAROM_CFF_COUNT - 1) * sizeof(float) * n + (size_t)field * sizeof(double) * n;
 }
 
 static inline size_t carom_contact_float_offset(int lanes, int field) {
     size_t n = (size_t)lanes;
-    size_t start = CAROM_CI_COUNT * sizeof(int32_t) * n;
-    if (field < CAROM_CFF_WARM_COUNT) {
-        return start + CAROM_CF_WARM_COUNT * sizeof(double) * n + (size_t)field * sizeof(float) * n;
+    if (field == 0) {
+        return CAROM_CI_COUNT * sizeof(int32_t) * n;
     }
-    return start + CAROM_CF_COUNT * sizeof(double) * n + (size_t)field * sizeof(float) * n;
+    return CAROM_CONTACT_HEAD_BYTES * n + CAROM_CF_WARM_COUNT * sizeof(double) * n +
+           (size_t)(field - 1) * sizeof(float) * n;
 }
 
 /* Bytes of one group of `lanes` constraints. */

@@ -1095,7 +1095,6 @@ static CAROM_FORCE_INLINE void prepare_lane(void* group_memory, double* restrict
     unsigned char* restrict group = group_memory;
     ints[CAROM_CI_STATE_A * LANES + lane] = (int32_t)((uint32_t)in->state_a * CAROM_STATE_DOUBLES);
     ints[CAROM_CI_STATE_B * LANES + lane] = (int32_t)((uint32_t)in->state_b * CAROM_STATE_DOUBLES);
-    ints[CAROM_CI_CONTACT * LANES + lane] = contact->id;
     LANE_FLOAT(group, CAROM_CFF_NORMAL_X, lane) = (float)contact->normal.x;
     LANE_FLOAT(group, CAROM_CFF_NORMAL_Y, lane) = (float)contact->normal.y;
     LANE_FLOAT(group, CAROM_CFF_FRICTION, lane) = (float)contact->friction;
@@ -1193,6 +1192,11 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
                                      solver->masses[a],
                                      solver->masses[b]};
         carom_lane_writer w = carom_slot_lane(solver, slot, LANES);
+        bool refreshed = refresh && solver->constraint_recycled[i];
+        if (!refreshed) { /* a refreshed lane's contact is the one it had */
+            solver->lane_contacts[carom_lane_contact(solver, slot)] =
+                solver->constraint_contacts[i];
+        }
         if (slot < 0) { /* the overflow's width-1 groups */
             carom_contact_kernel_lanes1.prepare(w.group, w.cold, w.lane, &input);
             continue;
@@ -1205,7 +1209,7 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
                 fetch_group_for_writing(next);
             }
         }
-        if (refresh && solver->constraint_recycled[i]) {
+        if (refreshed) {
             refresh_lane(w.group, w.cold, w.lane, &input);
         } else {
             prepare_lane(w.group, w.cold, w.lane, &input);

@@ -146,6 +146,9 @@ struct carom_solver {
     int overflow_count;
     double* colds;          /* the cold group of each coloured group (contact_solver.h) */
     double* overflow_colds; /* and of each overflow group */
+    /* the contact id of each lane, for the store: the overflow's groups first, then the
+     * coloured groups' slots (carom_lane_contact); a padding lane's is left as it was */
+    int* lane_contacts;
     /* scratch of the collection and layout on the workers (contact_solver.c) */
     unsigned char* collect_flags; /* per touching contact: carom_collect_flag bits, and its
                                    * point count from bit CAROM_COLLECT_POINTS_SHIFT */
@@ -186,6 +189,11 @@ static inline carom_lane_writer carom_slot_lane(const carom_solver* solver, int 
     carom_lane_writer w = {(unsigned char*)solver->overflow + carom_contact_group_size(1) * group,
                            solver->overflow_colds + group * CAROM_CC_COUNT, 1, 0};
     return w;
+}
+
+/* Where a slot's contact id is kept in the solver's lane_contacts. */
+static inline int carom_lane_contact(const carom_solver* solver, int slot) {
+    return slot >= 0 ? solver->overflow_count + slot : -1 - slot;
 }
 
 void carom_solver_destroy(carom_solver* solver);

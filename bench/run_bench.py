@@ -93,6 +93,11 @@ def parse_args():
     p.add_argument("--threads", default="",
                    help="comma-separated worker counts, e.g. 1,2,4: run carom and Box2D v3 at "
                         "each and report wall-clock speed-ups (default: the one-thread report)")
+    p.add_argument("--cpu", type=int, default=None,
+                   help="run every one-thread run on this CPU alone (its number, as lscpu "
+                        "counts them), every engine on the same one: on a virtual machine whose "
+                        "CPUs are not equally fast, an unpinned run lands on either (default: "
+                        "unpinned; with --threads it is ignored)")
     p.add_argument("--quick", action="store_true",
                    help="smoke run: smallest size of each scene, 1 round, 60 steps")
     p.add_argument("--output", help="also write the markdown report to this file")
@@ -113,6 +118,9 @@ def parse_args():
         p.error("--threads takes worker counts, e.g. 1,2,4")
     if any(t < 1 or t > 32 for t in args.thread_counts):
         p.error("--threads: each worker count must be between 1 and 32 (Box2D v3's limit)")
+    if args.cpu is not None and args.cpu not in os.sched_getaffinity(0):
+        p.error(f"--cpu {args.cpu}: this process may run on CPUs "
+                f"{sorted(os.sched_getaffinity(0))} only")
     args.sleeps = [w.strip() for w in args.sleep.split(",") if w.strip()]
     if not args.sleeps or any(w not in ("off", "on") for w in args.sleeps):
         p.error("--sleep takes off, on or off,on")
@@ -156,13 +164,19 @@ def select_engines(args, notes):
     return engines
 
 
-def run_once(path, variant, scene, size, sleep, steps, loads, threads=1):
+def pinned_to(cpu):
+    """What a child runs first to stay on one CPU (None: wherever the system puts it)."""
+    return None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu}))
+
+
+def run_once(path, variant, scene, size, sleep, steps, loads, threads=1, cpu=None):
     cmd = [path, scene, str(size), "--variant", variant, "--sleep", sleep]
     if steps:
         cmd += ["--steps", str(steps)]
     if threads != 1:
         cmd += ["--threads", str(threads)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          preexec_fn=pinned_to(cpu if threads == 1 else None))
     with open("/proc/loadavg") as f:  # how busy the machine was during this run
         loads.append(float(f.read().split()[0]))
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]  # Chipmunk prints a banner
@@ -183,7 +197,8 @@ def run_all(scenes, engines, args, loads):
                 for label, path, variant in engines:  # interleaved: A B C A B C ...
                     if scene in JOINT_SCENES and os.path.basename(path) not in JOINT_PROGRAMS:
                         continue
-                    r = run_once(path, variant, scene, size, sleep, args.steps, loads)
+                    r = run_once(path, variant, scene, size, sleep, args.steps, loads,
+                                 cpu=args.cpu)
                     shown = f"{r['ms_per_step']:.3f} ms/step" if r else "failed"
                     runs.append(dict(r or {"scene": scene, "n": size, "failed": True},
                                      label=label, round=rnd + 1, sleep=sleep))
@@ -277,6 +292,36 @@ def cpu_identity():
     return name + (f" ({', '.join(details)})" if details else "")
 
 
+def cpu_speeds(args, rounds=3):
+    """The same short carom run (Box2D's large pyramid, 100 steps, sleeping off: its pile does
+    not fit in a core's own caches) on each CPU this process may use, `rounds` times in turn;
+    the median CPU ms per step of each. A virtual machine's CPUs need not be equally fast: on
+    2026-11-27 one ran many_pyramids in 21.5 ms a step and the other in 15.7 for part of the
+    morning, and equally an hour later. A one-thread run unpinned meets the slower one or not
+    as the system places it, and a second worker on it gains far less than the other."""
+    path = os.path.join(args.build_dir, "bench", "bench_carom")
+    cpus = sorted(os.sched_getaffinity(0))
+    times = {cpu: [] for cpu in cpus}
+    for _ in range(rounds):
+        for cpu in cpus:
+            cmd = [path, "large_pyramid", "100", "--steps", "100", "--sleep", "off"]
+            proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=pinned_to(cpu))
+            lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
+            if proc.returncode == 0 and lines:
+                times[cpu].append(json.loads(lines[-1])["ms_per_step"])
+    return {cpu: median(t) for cpu, t in times.items() if t}
+
+
+def cpu_speed_line(speeds):
+    if len(speeds) < 2:
+        return None
+    fastest = min(speeds.values())
+    each = ", ".join(f"CPU {cpu} {ms:.3f}" + (f" ({ms / fastest:.2f}×)" if ms != fastest else "")
+                     for cpu, ms in sorted(speeds.items()))
+    return ("The CPUs' speed before the run (carom's large_pyramid, 100 steps, sleeping off, "
+            f"pinned to each in turn; median ms per step of 3): {each}.")
+
+
 def conditions(args, labels, loads, started):
     """What was measured and on what: the first section of the report."""
     model = cpu_identity()
@@ -308,8 +353,13 @@ def conditions(args, labels, loads, started):
            "large_pyramid 500, many_pyramids 200, smash 300, joint_grid 500, spinner 500, "
            "tumbler 750).")
         + " ms/step is the CPU time of the run's process (one thread in every engine), so "
-        "other jobs on the machine do not inflate it.",
+        "other jobs on the machine do not inflate it."
+        + (f" Every one-thread run on CPU {args.cpu} alone." if args.cpu is not None
+           and not args.thread_counts else ""),
     ]
+    speeds = cpu_speed_line(args.cpu_speeds)
+    if speeds:
+        lines.append(speeds)
     if options.get("optimization") in ("0", "g", "plain"):
         lines.append(f"carom was built without optimization ({args.build_dir}): its times mean "
                      "little; bench/run uses an optimized build-bench.")
@@ -571,6 +621,7 @@ def main():
         for n in notes:
             sys.stderr.write(f"run_bench: {n}\n")
         started = datetime.datetime.now(datetime.timezone.utc)
+        args.cpu_speeds = cpu_speeds(args)
         if args.thread_counts:
             runs = run_threads(scenes, engines, args, loads)
         else:
@@ -579,7 +630,9 @@ def main():
         saved = {"conditions": conditions(args, labels, loads, started) + notes, "runs": runs,
                  "threads_report": bool(args.thread_counts)}
         if args.thread_counts:
-            saved["conditions"][-1] = (
+            rounds_line = next(i for i, line in enumerate(saved["conditions"])
+                               if line.startswith(f"{args.rounds} round"))
+            saved["conditions"][rounds_line] = (
                 f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene, sleep "
                 f"setting and worker count ({', '.join(map(str, args.thread_counts))}), "
                 + (f"{args.steps} steps each, " if args.steps else "each scene's own steps, ")

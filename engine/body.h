@@ -65,6 +65,14 @@ static inline void carom_body_derive_origin(carom_body* body) {
         carom_sub(body->center, carom_rotate(body->transform.q, body->local_center));
 }
 
+/* Whether the body's pose is other than (start_center, start_rotation), bit for bit: whether it
+ * reports a move for a step it began there (world.c). */
+static inline bool carom_body_pose_changed(const carom_body* body, carom_vec2 start_center,
+                                           carom_rot start_rotation) {
+    return start_center.x != body->center.x || start_center.y != body->center.y ||
+           start_rotation.c != body->transform.q.c || start_rotation.s != body->transform.q.s;
+}
+
 /* Resolve a public id to the body, or NULL (recording CAROM_ERROR_INVALID_ID with `what` in the
  * message). *world_out receives the world. */
 carom_body* carom_get_body_checked(carom_body_id id, carom_world** world_out, const char* what);

@@ -332,6 +332,12 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
         }
         solver->proxy_rests[i] = (unsigned char)rests;
         carom_continuous_note_body(world, i, body);
+        /* its move event, while the body is at hand; the stages after this one mend what they
+         * change (world.c's record_body_moves) */
+        carom_body_move_event event = {carom_make_body_id(world, body), body->transform,
+                                       body->user_data, 0};
+        world->body_move_events[i] = event;
+        world->move_flags[i] = carom_body_pose_changed(body, body->sweep.c1, body->sweep.q1);
     }
 }
 
@@ -531,6 +537,8 @@ void carom_solver_step(carom_world* world, double dt) {
     arrsetlen(solver->moved_shapes, moving);
     arrsetlen(solver->shape_rests, arrlen(world->shapes));
     carom_continuous_begin_notes(world, moving);
+    arrsetlen(world->body_move_events, moving);
+    arrsetlen(world->move_flags, moving);
     carom_parallel_for(tasks, finalize_bodies, moving, ITEMS_PER_RANGE, world);
     move_proxies(world);
     carom_joint_solver_finish(world); /* reactions, and the joints that broke */

@@ -271,7 +271,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->awake_contacts);
     arrfree(world->contact_changed);
     arrfree(world->awake_contacts_scratch);
-    arrfree(world->moved_states);
+    arrfree(world->move_flags);
     arrfree(world->merge_blocks);
     arrfree(world->select_flags);
     arrfree(world->select_blocks);
@@ -335,9 +335,6 @@ void carom_mark_contact_changed(carom_world* world, int contact_id, unsigned cha
     world->changed_contact_count += world->contact_changed[contact_id] == 0;
     world->contact_changed[contact_id] = change;
 }
-
-/* Events a worker writes at least, so that a range is worth handing over. */
-#define EVENTS_PER_RANGE 256
 
 /* The first place from `from` on in the ascending list whose id is not below `id`: strides
  * doubling from `from`, then bisection within the last stride. The changed ids are spread
@@ -549,45 +546,53 @@ static carom_status refuse_contacts(const carom_world* world, int new_pairs) {
                       carom_id_pool_count(&world->contact_pool), world->def.max_contacts);
 }
 
-/* Whether a body the step's solver moved reports a move: its pose changed, or it fell asleep.
- * The pose it began the step at is its sweep's start, unless continuous collision moved it
- * back (which made its sweep a standstill where it stopped). */
-static bool reports_move(int state, const void* context) {
-    const carom_world* world = context;
-    const carom_body* body = &world->bodies[world->solver.state_bodies[state]];
-    carom_vec2 start = body->sweep.c1;
-    carom_rot start_rotation = body->sweep.q1;
-    const carom_continuous_repose* repose = carom_continuous_find_repose(&world->continuous, state);
-    if (repose != NULL) {
-        start = repose->start_center;
-        start_rotation = repose->start_rotation;
+/* The bodies the step's solver moved whose pose changed or that fell asleep report a move, in
+ * the solver's order (ascending id), with their poses after continuous collision and sleep.
+ * The solver's finalization wrote every state's event and whether its pose changed
+ * (carom_note_body_move), reading the body it was writing anyway; what the stages after it
+ * changed is mended here: the bodies continuous collision moved (its reposes: their start is
+ * where the stage found them, their end where it left them) and, in a step where something fell
+ * asleep, the bodies that did. Then the events of the states that report nothing are dropped
+ * (none, where every body moved). */
+static void mend_reposed_moves(carom_world* world) {
+    const carom_continuous_scratch* scratch = &world->continuous;
+    if (!scratch->reposes_valid) {
+        return;
     }
-    bool moved = start.x != body->center.x || start.y != body->center.y ||
-                 start_rotation.c != body->transform.q.c || start_rotation.s != body->transform.q.s;
-    return moved || body->asleep;
-}
-
-static void write_body_moves(int begin, int end, int worker, void* context) {
-    (void)worker;
-    carom_world* world = context;
-    for (int k = begin; k < end; ++k) {
-        const carom_body* body =
-            &world->bodies[world->solver.state_bodies[world->moved_states[k]]];
-        carom_body_move_event event = {carom_make_body_id(world, body), body->transform,
-                                       body->user_data, body->asleep};
-        world->body_move_events[k] = event;
+    for (int r = 0; r < (int)arrlen(scratch->reposes); ++r) {
+        const carom_continuous_repose* repose = &scratch->reposes[r];
+        const carom_body* body = &world->bodies[world->solver.state_bodies[repose->state]];
+        world->body_move_events[repose->state].transform = body->transform;
+        world->move_flags[repose->state] = carom_body_pose_changed(
+            body, repose->start_center, repose->start_rotation);
     }
 }
 
-/* Body move events: the bodies this step's solver moved whose pose changed or that fell asleep,
- * in the solver's order (ascending id), read after continuous collision and sleep have had their
- * say. Selected and written on the workers (each event its own), in the one-thread order. */
-static void record_body_moves(carom_world* world) {
-    carom_parallel_select(&world->tasks, world->solver.moving_count, reports_move, world,
-                          &world->moved_states, &world->select_flags, &world->select_blocks);
-    int count = (int)arrlen(world->moved_states);
-    arrsetlen(world->body_move_events, count);
-    carom_parallel_for(&world->tasks, write_body_moves, count, EVENTS_PER_RANGE, world);
+static void mend_sleeping_moves(carom_world* world) {
+    for (int k = 0; k < world->solver.moving_count; ++k) {
+        if (world->bodies[world->solver.state_bodies[k]].asleep) {
+            world->body_move_events[k].fell_asleep = 1;
+            world->move_flags[k] = 1;
+        }
+    }
+}
+
+static void record_body_moves(carom_world* world, uint64_t awake_revision_before_sleep) {
+    mend_reposed_moves(world);
+    if (world->awake_revision != awake_revision_before_sleep) {
+        mend_sleeping_moves(world);
+    }
+    int count = world->solver.moving_count;
+    int kept = 0;
+    while (kept < count && world->move_flags[kept]) {
+        kept += 1; /* in place already */
+    }
+    for (int k = kept + 1; k < count; ++k) {
+        if (world->move_flags[k]) {
+            world->body_move_events[kept++] = world->body_move_events[k];
+        }
+    }
+    arrsetlen(world->body_move_events, kept);
 }
 
 carom_status carom_world_step(carom_world_id id, double dt) {
@@ -626,8 +631,9 @@ carom_status carom_world_step(carom_world_id id, double dt) {
     /* 4. continuous: fast bodies swept back to their first impact instead of through walls */
     carom_continuous_step(world);
     /* 5. sleep: islands that have rested long enough stop being simulated */
+    uint64_t awake_revision = world->awake_revision;
     carom_sleep_step(world);
-    record_body_moves(world);
+    record_body_moves(world, awake_revision);
     world->step_count += 1;
     carom_unlock_world(world);
     return CAROM_OK;

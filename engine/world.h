@@ -72,7 +72,9 @@ struct carom_world {
     uint64_t awake_lists_revision; /* the revision the lists were built at; 0: never */
     unsigned char* select_flags;   /* scratch: carom_parallel_select for the lists */
     int* select_blocks;
-    int* moved_states;          /* scratch: the solver states whose bodies report a move */
+    /* per solver state of the step: whether its body reports a move (body_move_events holds
+     * one event per state until the step's end keeps those: world.c's record_body_moves) */
+    unsigned char* move_flags;
     int* body_contacts;         /* scratch: carom_collect_body_contacts */
     carom_continuous_scratch continuous; /* scratch of continuous.c */
     int* query_shapes;          /* scratch for queries */

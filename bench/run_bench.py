@@ -316,7 +316,8 @@ def cpu_speed_line(speeds):
     if len(speeds) < 2:
         return None
     fastest = min(speeds.values())
-    each = ", ".join(f"CPU {cpu} {ms:.3f}" + (f" ({ms / fastest:.2f}×)" if ms != fastest else "")
+    each = ", ".join(f"CPU {cpu} {ms:.3f}"
+                     + (f" ({ms / fastest:.2f}× the fastest)" if ms / fastest >= 1.005 else "")
                      for cpu, ms in sorted(speeds.items()))
     return ("The CPUs' speed before the run (carom's large_pyramid, 100 steps, sleeping off, "
             f"pinned to each in turn; median ms per step of 3): {each}.")

@@ -278,6 +278,11 @@ static void commit_state(carom_world* world, state_data* state, bool scene_kept)
     commit_vehicles(world, state);
     commit_joints(world, state);
     carom_world_clear_events(world);
+    /* The solver's lanes hold the last step before the restore, not the restored one's: no lane
+     * is refreshed from them (the restored contacts also mix their materials again, which
+     * would refuse it contact by contact). A kept layout would be right, being a function of
+     * the constraints alone; it is dropped with the lanes, at the cost of one colouring. */
+    world->solver.layout_lanes = 0;
 }
 
 /* ---- The API ---------------------------------------------------------------------------- */

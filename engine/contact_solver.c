@@ -508,9 +508,9 @@ static void store_group(carom_world* world, void* group, int lanes, const int* c
         carom_contact* contact = &world->contacts[contacts[lane]];
         int points = flags & CAROM_CF_TWO_POINTS ? 2 : 1;
         for (int j = 0; j < points; ++j) {
-            contact->points[j].normal_impulse = *carom_contact_field(
+            contact->impulses[j].normal = *carom_contact_field(
                 group, lanes, carom_contact_point_field(CAROM_CF_NORMAL_IMPULSE, j), lane);
-            contact->points[j].tangent_impulse = *carom_contact_field(
+            contact->impulses[j].tangent = *carom_contact_field(
                 group, lanes, carom_contact_point_field(CAROM_CF_TANGENT_IMPULSE, j), lane);
         }
     }

@@ -1028,13 +1028,14 @@ static void clear_lane(void* group, double* cold, int lane) {
  * compiler read those again. The float fields are rounded to the nearest float here (the
  * casts), as the kernels' put_float rounds (the same conversion). */
 static CAROM_FORCE_INLINE void prepare_point(unsigned char* restrict group, int lane, int point,
-                                             const carom_contact_point* mp) {
+                                             const carom_contact_point* mp,
+                                             const carom_contact_impulse* impulse) {
     POINT_FLOAT(group, CAROM_CFF_ANCHOR_A_X, point, lane) = (float)mp->anchor_a.x;
     POINT_FLOAT(group, CAROM_CFF_ANCHOR_A_Y, point, lane) = (float)mp->anchor_a.y;
     POINT_FLOAT(group, CAROM_CFF_ANCHOR_B_X, point, lane) = (float)mp->anchor_b.x;
     POINT_FLOAT(group, CAROM_CFF_ANCHOR_B_Y, point, lane) = (float)mp->anchor_b.y;
-    POINT_FIELD(group, CAROM_CF_NORMAL_IMPULSE, point, lane) = mp->normal_impulse;
-    POINT_FIELD(group, CAROM_CF_TANGENT_IMPULSE, point, lane) = mp->tangent_impulse;
+    POINT_FIELD(group, CAROM_CF_NORMAL_IMPULSE, point, lane) = impulse->normal;
+    POINT_FIELD(group, CAROM_CF_TANGENT_IMPULSE, point, lane) = impulse->tangent;
 }
 
 /* And what changes while the manifold is recycled: its separation, and its approach before the
@@ -1103,10 +1104,10 @@ static CAROM_FORCE_INLINE void prepare_lane(void* group_memory, double* restrict
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_A, lane) = in->mass_a.inv_inertia;
     LANE_FIELD(group, CAROM_CF_INV_MASS_B, lane) = in->mass_b.inv_mass;
     LANE_FIELD(group, CAROM_CF_INV_INERTIA_B, lane) = in->mass_b.inv_inertia;
-    prepare_point(group, lane, 0, &contact->points[0]);
+    prepare_point(group, lane, 0, &contact->points[0], &contact->impulses[0]);
     bool two_points = contact->point_count == 2;
     if (two_points) {
-        prepare_point(group, lane, 1, &contact->points[1]);
+        prepare_point(group, lane, 1, &contact->points[1], &contact->impulses[1]);
     }
     prepare_lane_motion(group, cold, lane, in);
     /* no point has pushed yet this step, and the masses are to be worked out */

@@ -438,7 +438,9 @@ static void update_contact(const carom_world* world, carom_contact* contact, dou
         return; /* most pairs: the points' cache lines are left alone */
     }
     carom_contact_point old_points[2];
+    carom_contact_impulse old_impulses[2];
     memcpy(old_points, contact->points, sizeof(old_points));
+    memcpy(old_impulses, contact->impulses, sizeof(old_impulses));
     for (int i = 0; i < manifold.point_count; ++i) {
         carom_contact_point* cp = &contact->points[i];
         cp->point = manifold.points[i].point;
@@ -447,12 +449,10 @@ static void update_contact(const carom_world* world, carom_contact* contact, dou
         cp->id = manifold.points[i].id;
         cp->anchor_a = carom_sub(cp->point, body_a->center);
         cp->anchor_b = carom_sub(cp->point, body_b->center);
-        cp->normal_impulse = 0.0;
-        cp->tangent_impulse = 0.0;
+        contact->impulses[i] = (carom_contact_impulse){0.0, 0.0};
         for (int j = 0; j < old_count; ++j) {
             if (old_points[j].id == cp->id) {
-                cp->normal_impulse = old_points[j].normal_impulse;
-                cp->tangent_impulse = old_points[j].tangent_impulse;
+                contact->impulses[i] = old_impulses[j];
                 break;
             }
         }
@@ -477,8 +477,7 @@ static bool pre_solve_enables(carom_world* world, carom_contact* contact) {
     if (!enabled) {
         contact->disabled = true;
         for (int i = 0; i < contact->point_count; ++i) {
-            contact->points[i].normal_impulse = 0.0;
-            contact->points[i].tangent_impulse = 0.0;
+            contact->impulses[i] = (carom_contact_impulse){0.0, 0.0};
         }
     }
     return enabled;

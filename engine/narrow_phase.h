@@ -17,10 +17,16 @@ typedef struct carom_contact_point {
     carom_vec2 anchor_b;  /* point relative to body B's center of mass, world frame */
     double separation;    /* m, negative when overlapping */
     uint32_t id;          /* feature id, matched across steps for warm starting */
-    double normal_impulse;  /* accumulated over a substep (N·s), carried to the next step */
-    double tangent_impulse; /* friction, likewise */
     double base_separation; /* separation when the manifold was made (recycling) */
 } carom_contact_point;
+
+/* A point's impulses, accumulated over the last substep of the last step (N·s) and carried to
+ * the next one: the normal one and friction's. Kept apart from the points, both points' in 32
+ * bytes: the solver's store writes them every step into contacts all over the array, and beside
+ * their points they were two cache lines a contact. */
+typedef struct carom_contact_impulse {
+    double normal, tangent;
+} carom_contact_impulse;
 
 /* One end of a contact in a body's doubly linked contact list. Keys are contact << 1 | edge. */
 typedef struct carom_contact_edge {
@@ -55,6 +61,7 @@ typedef struct carom_contact {
     double friction;    /* sqrt(friction_a * friction_b) */
     double restitution; /* max(restitution_a, restitution_b) */
     carom_vec2 normal;  /* from shape A to shape B */
+    carom_contact_impulse impulses[2]; /* of points[0] and points[1] */
     carom_contact_point points[2];
     /* The bodies' poses when the manifold was made, so that it can be reused while they barely
      * move relative to each other (recycling, narrow_phase.c). */

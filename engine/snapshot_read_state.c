@@ -230,8 +230,8 @@ static void read_contact_carefully(reader* r, const scene_view* view, carom_cont
         cp->anchor_b = get_vec2(r, "anchor of contact", id);
         cp->separation = get_number(r, -CAROM_MAX_MAGNITUDE, "separation of contact", id);
         cp->id = (uint32_t)get_le(r, 4);
-        cp->normal_impulse = get_number(r, 0.0, "normal impulse of contact", id);
-        cp->tangent_impulse =
+        c->impulses[i].normal = get_number(r, 0.0, "normal impulse of contact", id);
+        c->impulses[i].tangent =
             get_number(r, -CAROM_MAX_MAGNITUDE, "friction impulse of contact", id);
         cp->base_separation = c->manifold_cached
                                   ? get_number(r, -CAROM_MAX_MAGNITUDE, "separation of contact", id)
@@ -398,13 +398,13 @@ static bool take_contact(const uint8_t** cursor, const scene_view* view, carom_c
         cp->anchor_b = take_vec2(&p);
         cp->separation = take_f64(&p);
         cp->id = take_u32(&p);
-        cp->normal_impulse = take_f64(&p);
-        cp->tangent_impulse = take_f64(&p);
+        c->impulses[i].normal = take_f64(&p);
+        c->impulses[i].tangent = take_f64(&p);
         cp->base_separation = c->manifold_cached ? take_f64(&p) : cp->separation;
         ok = ok && valid_magnitude(cp->base_separation) && vec2_ok(cp->point) &&
              vec2_ok(cp->anchor_a) && vec2_ok(cp->anchor_b) && valid_magnitude(cp->separation) &&
-             valid_magnitude(cp->normal_impulse) && cp->normal_impulse >= 0.0 &&
-             valid_magnitude(cp->tangent_impulse);
+             valid_magnitude(c->impulses[i].normal) && c->impulses[i].normal >= 0.0 &&
+             valid_magnitude(c->impulses[i].tangent);
     }
     carom_contact_note_points(c);
     *cursor = p;

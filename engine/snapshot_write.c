@@ -654,8 +654,8 @@ static void write_contact(writer* w, const carom_contact* contact) {
         put_vec2(w, cp->anchor_b);
         put_f64(w, cp->separation);
         put_le(w, cp->id, 4);
-        put_f64(w, cp->normal_impulse);
-        put_f64(w, cp->tangent_impulse);
+        put_f64(w, contact->impulses[i].normal);
+        put_f64(w, contact->impulses[i].tangent);
         if (contact->manifold_cached) {
             put_f64(w, cp->base_separation);
         }

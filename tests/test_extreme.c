@@ -118,7 +118,7 @@ static const char* first_non_finite(const carom_world* world, int* which) {
             const carom_contact_point* p = &c->points[j];
             if (!finite2(p->point) || !finite2(p->anchor_a) || !finite2(p->anchor_b) ||
                 !isfinite(p->separation) || !isfinite(p->base_separation) ||
-                !isfinite(p->normal_impulse) || !isfinite(p->tangent_impulse)) {
+                !isfinite(c->impulses[j].normal) || !isfinite(c->impulses[j].tangent)) {
                 return "contact point";
             }
         }

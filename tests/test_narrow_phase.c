@@ -132,7 +132,7 @@ Test(narrow_phase, a_resting_box_keeps_its_feature_ids_and_impulses_from_step_to
     cr_assert_not_null(c);
     cr_assert_eq(c->point_count, 2);
     uint32_t ids[2] = {c->points[0].id, c->points[1].id};
-    double impulses[2] = {c->points[0].normal_impulse, c->points[1].normal_impulse};
+    double impulses[2] = {c->impulses[0].normal, c->impulses[1].normal};
     cr_assert_neq(ids[0], ids[1]);
     for (int step = 0; step < 30; ++step) {
         test_step(scene.world, 1.0 / 60.0, 1);
@@ -143,13 +143,13 @@ Test(narrow_phase, a_resting_box_keeps_its_feature_ids_and_impulses_from_step_to
         for (int i = 0; i < 2; ++i) {
             cr_assert_eq(c->points[i].id, ids[i], "step %d: point %d id %#x became %#x", step, i,
                          ids[i], c->points[i].id);
-            cr_assert_gt(c->points[i].normal_impulse, 0.0, "step %d point %d", step, i);
+            cr_assert_gt(c->impulses[i].normal, 0.0, "step %d point %d", step, i);
             /* At rest the impulse is steady from step to step. */
-            cr_assert_float_eq(c->points[i].normal_impulse, impulses[i], 0.02 * impulses[i],
+            cr_assert_float_eq(c->impulses[i].normal, impulses[i], 0.02 * impulses[i],
                                "step %d point %d: %g then %g", step, i, impulses[i],
-                               c->points[i].normal_impulse);
-            impulses[i] = c->points[i].normal_impulse;
-            total += c->points[i].normal_impulse;
+                               c->impulses[i].normal);
+            impulses[i] = c->impulses[i].normal;
+            total += c->impulses[i].normal;
         }
         /* The two points together carry the weight over one substep: m g dt / substeps. */
         double weight_impulse = 1.0 * 10.0 * (1.0 / 60.0) / 4.0;
@@ -167,15 +167,16 @@ Test(narrow_phase, collide_carries_the_impulses_of_points_whose_feature_ids_matc
     cr_assert_not_null(c);
     cr_assert_eq(c->point_count, 2);
     carom_contact_point before[2] = {c->points[0], c->points[1]};
+    carom_contact_impulse before_impulses[2] = {c->impulses[0], c->impulses[1]};
     carom_narrow_phase_collide(w, 1.0 / 60.0);
     c = find_contact(w, scene.ground, scene.box);
     cr_assert_not_null(c);
     cr_assert_eq(c->point_count, 2);
     for (int i = 0; i < 2; ++i) {
         cr_assert_eq(c->points[i].id, before[i].id);
-        cr_assert_neq(before[i].normal_impulse, 0.0);
-        cr_assert_eq(c->points[i].normal_impulse, before[i].normal_impulse);
-        cr_assert_eq(c->points[i].tangent_impulse, before[i].tangent_impulse);
+        cr_assert_neq(before_impulses[i].normal, 0.0);
+        cr_assert_eq(c->impulses[i].normal, before_impulses[i].normal);
+        cr_assert_eq(c->impulses[i].tangent, before_impulses[i].tangent);
     }
     carom_destroy_world(scene.world);
 }
@@ -192,13 +193,13 @@ Test(narrow_phase, a_point_whose_feature_id_is_new_starts_with_zero_impulse) {
     c->manifold_cached = false;
     c->points[0].id = 0x7f7f7f7fu;
     c->points[1].id = 0x7e7e7e7eu;
-    cr_assert_gt(c->points[0].normal_impulse, 0.0);
+    cr_assert_gt(c->impulses[0].normal, 0.0);
     carom_narrow_phase_collide(w, 1.0 / 60.0);
     cr_assert_eq(c->point_count, 2);
     for (int i = 0; i < 2; ++i) {
         cr_assert_eq(c->points[i].id, ids[i]);
-        cr_assert_eq(c->points[i].normal_impulse, 0.0);
-        cr_assert_eq(c->points[i].tangent_impulse, 0.0);
+        cr_assert_eq(c->impulses[i].normal, 0.0);
+        cr_assert_eq(c->impulses[i].tangent, 0.0);
     }
     carom_destroy_world(scene.world);
 }
@@ -215,13 +216,13 @@ Test(narrow_phase, impulses_follow_feature_ids_not_point_order) {
     c->manifold_cached = false; /* made afresh, not recycled */
     c->points[0] = original[1];
     c->points[1] = original[0];
-    c->points[0].normal_impulse = 1.0;
-    c->points[1].normal_impulse = 2.0;
+    c->impulses[0].normal = 1.0;
+    c->impulses[1].normal = 2.0;
     carom_narrow_phase_collide(w, 1.0 / 60.0);
     cr_assert_eq(c->points[0].id, original[0].id);
-    cr_assert_eq(c->points[0].normal_impulse, 2.0);
+    cr_assert_eq(c->impulses[0].normal, 2.0);
     cr_assert_eq(c->points[1].id, original[1].id);
-    cr_assert_eq(c->points[1].normal_impulse, 1.0);
+    cr_assert_eq(c->impulses[1].normal, 1.0);
     carom_destroy_world(scene.world);
 }
 

@@ -136,8 +136,8 @@ static void feed_contact(digest* d, const carom_world* w, const carom_contact* c
         feed_vec2(d, cp->anchor_b);
         feed_double(d, cp->separation);
         feed_int(d, cp->id);
-        feed_double(d, cp->normal_impulse);
-        feed_double(d, cp->tangent_impulse);
+        feed_double(d, c->impulses[i].normal);
+        feed_double(d, c->impulses[i].tangent);
     }
 }
 

@@ -548,12 +548,12 @@ static carom_status refuse_contacts(const carom_world* world, int new_pairs) {
 
 /* The bodies the step's solver moved whose pose changed or that fell asleep report a move, in
  * the solver's order (ascending id), with their poses after continuous collision and sleep.
- * The solver's finalization wrote every state's event and whether its pose changed
- * (carom_note_body_move), reading the body it was writing anyway; what the stages after it
- * changed is mended here: the bodies continuous collision moved (its reposes: their start is
- * where the stage found them, their end where it left them) and, in a step where something fell
- * asleep, the bodies that did. Then the events of the states that report nothing are dropped
- * (none, where every body moved). */
+ * The solver's finalization (solver.c's finalize_bodies) wrote every state's event and whether
+ * its pose changed, reading the body it was writing anyway; what the stages after it changed is
+ * mended here: the bodies continuous collision moved (its reposes: their start is where the
+ * stage found them, their end where it left them) and, in a step whose sleep stage changed the
+ * awake set, the bodies that fell asleep. Then the events of the states that report nothing are
+ * dropped (none, where every body moved). */
 static void mend_reposed_moves(carom_world* world) {
     const carom_continuous_scratch* scratch = &world->continuous;
     if (!scratch->reposes_valid) {

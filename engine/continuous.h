@@ -80,16 +80,6 @@ int carom_continuous_pressed_body(const carom_world* world, const carom_contact*
 void carom_continuous_begin_notes(carom_world* world, int state_count);
 void carom_continuous_note_body(carom_world* world, int state, carom_body* body);
 
-/* The start of the step of the body of solver state `state` if this step's stage may have moved
- * it, else NULL (then its sweep's start says it). */
-static inline const carom_continuous_repose*
-carom_continuous_find_repose(const carom_continuous_scratch* scratch, int state) {
-    if (!scratch->reposes_valid || scratch->repose_of_state[state] == 0) {
-        return NULL;
-    }
-    return &scratch->reposes[scratch->repose_of_state[state] - 1];
-}
-
 /* After the solver moved the bodies: move every fast body back to its first impact. */
 void carom_continuous_step(carom_world* world);
 void carom_continuous_destroy(carom_continuous_scratch* scratch);

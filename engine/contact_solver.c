@@ -184,25 +184,17 @@ static void write_constraints(int begin, int end, int worker, void* context) {
     }
 }
 
-/* Exchange two stb_ds arrays. */
-#define SWAP_ARRAYS(a, b)                                                                          \
-    do {                                                                                           \
-        void* swapped = (a);                                                                       \
-        (a) = (b);                                                                                 \
-        (b) = swapped;                                                                             \
-    } while (0)
-
 /* The contacts that become constraints, in id order (the order of the touching list), with the
  * states of their bodies and the states each may change. The last step's colouring inputs are
  * kept aside (swapped, not copied) to be compared with these. */
 static void collect_constraints(carom_world* world) {
     carom_solver* solver = &world->solver;
-    SWAP_ARRAYS(solver->moving_a, solver->previous_moving_a);
-    SWAP_ARRAYS(solver->moving_b, solver->previous_moving_b);
-    SWAP_ARRAYS(solver->constraint_points, solver->previous_points);
-    SWAP_ARRAYS(solver->constraint_contacts, solver->previous_contacts);
-    SWAP_ARRAYS(solver->state_a, solver->previous_state_a);
-    SWAP_ARRAYS(solver->state_b, solver->previous_state_b);
+    CAROM_SWAP_ARRAYS(solver->moving_a, solver->previous_moving_a);
+    CAROM_SWAP_ARRAYS(solver->moving_b, solver->previous_moving_b);
+    CAROM_SWAP_ARRAYS(solver->constraint_points, solver->previous_points);
+    CAROM_SWAP_ARRAYS(solver->constraint_contacts, solver->previous_contacts);
+    CAROM_SWAP_ARRAYS(solver->state_a, solver->previous_state_a);
+    CAROM_SWAP_ARRAYS(solver->state_b, solver->previous_state_b);
     int touching = (int)arrlen(world->touching_contacts);
     int blocks = (touching + COLLECT_BLOCK - 1) / COLLECT_BLOCK;
     arrsetlen(solver->collect_flags, touching);

@@ -36,4 +36,13 @@
 
 #include <stb/stb_ds.h>
 
+/* Exchange two stb_ds arrays (their pointers), e.g. this step's and the last step's: kept aside
+ * without a copy. */
+#define CAROM_SWAP_ARRAYS(a, b)                                                                   \
+    do {                                                                                           \
+        void* swapped = (a);                                                                       \
+        (a) = (b);                                                                                 \
+        (b) = swapped;                                                                             \
+    } while (0)
+
 #endif

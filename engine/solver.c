@@ -140,9 +140,7 @@ static void gather_bodies(carom_world* world) {
     int count = (int)arrlen(world->awake_bodies);
     /* the last step's masses, kept aside (swapped, not copied) for the contact solver to compare
      * with these (contact_solver.c) */
-    carom_state_mass* last_masses = solver->masses;
-    solver->masses = solver->previous_masses;
-    solver->previous_masses = last_masses;
+    CAROM_SWAP_ARRAYS(solver->masses, solver->previous_masses);
     /* room for every awake body and the rest state, then written by index: cheaper than a
      * growth check per body */
     arrsetlen(solver->states, count + 1);

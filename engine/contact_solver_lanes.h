@@ -1023,8 +1023,8 @@ static void clear_lane(void* group, double* cold, int lane) {
 }
 
 /* A lane's own point: what the manifold fixes (its anchors and the impulses it carries from
- * the last step). The group and the cold group are written through restrict pointers: they
- * never overlap the contact and states read, and without the promise each store made the
+ * the last step). The group (and, below, the cold group) is written through restrict pointers:
+ * it never overlaps the contact and states read, and without the promise each store made the
  * compiler read those again. The float fields are rounded to the nearest float here (the
  * casts), as the kernels' put_float rounds (the same conversion). */
 static CAROM_FORCE_INLINE void prepare_point(unsigned char* restrict group, int lane, int point,

@@ -297,18 +297,17 @@ def cpu_speeds(args, rounds=3):
     not fit in a core's own caches) on each CPU this process may use, `rounds` times in turn;
     the median CPU ms per step of each. A virtual machine's CPUs need not be equally fast: on
     2026-11-27 one ran many_pyramids in 21.5 ms a step and the other in 15.7 for part of the
-    morning, and equally an hour later. A one-thread run unpinned meets the slower one or not
-    as the system places it, and a second worker on it gains far less than the other."""
+    morning, and both equally fast an hour later. A one-thread run unpinned meets the slower one
+    or not as the system places it, and a second worker on it gains far less than the other."""
     path = os.path.join(args.build_dir, "bench", "bench_carom")
     cpus = sorted(os.sched_getaffinity(0))
     times = {cpu: [] for cpu in cpus}
+    loads = []  # run_once's record of the load, not reported for these runs
     for _ in range(rounds):
         for cpu in cpus:
-            cmd = [path, "large_pyramid", "100", "--steps", "100", "--sleep", "off"]
-            proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=pinned_to(cpu))
-            lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
-            if proc.returncode == 0 and lines:
-                times[cpu].append(json.loads(lines[-1])["ms_per_step"])
+            r = run_once(path, "ccd", "large_pyramid", 100, "off", 100, loads, cpu=cpu)
+            if r:
+                times[cpu].append(r["ms_per_step"])
     return {cpu: median(t) for cpu, t in times.items() if t}
 
 

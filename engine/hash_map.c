@@ -34,9 +34,10 @@ int carom_hash_map_get(const carom_hash_map* map, uint64_t key) {
     return map->slots[find_slot(map, key)].value;
 }
 
-static void grow(carom_hash_map* map) {
+/* The slots rebuilt at `capacity` (a power of two above twice the count), keys moved over. */
+static void grow_to(carom_hash_map* map, int capacity) {
     carom_hash_map bigger;
-    bigger.capacity = map->capacity == 0 ? 64 : 2 * map->capacity;
+    bigger.capacity = capacity;
     bigger.count = 0;
     bigger.slots = carom_alloc(sizeof(carom_hash_slot) * (size_t)bigger.capacity);
     for (int i = 0; i < bigger.capacity; ++i) {
@@ -50,6 +51,27 @@ static void grow(carom_hash_map* map) {
     }
     carom_hash_map_destroy(map);
     *map = bigger;
+}
+
+/* The capacity after growing, one doubling at a time from the current one, until `count` keys
+ * fill at most half of it. */
+static int capacity_for(const carom_hash_map* map, int count) {
+    int capacity = map->capacity;
+    while (2 * count > capacity) {
+        capacity = capacity == 0 ? 64 : 2 * capacity;
+    }
+    return capacity;
+}
+
+static void grow(carom_hash_map* map) {
+    grow_to(map, capacity_for(map, map->count + 1));
+}
+
+void carom_hash_map_reserve(carom_hash_map* map, int count) {
+    int capacity = capacity_for(map, count);
+    if (capacity > map->capacity) {
+        grow_to(map, capacity);
+    }
 }
 
 /* The slot where key is, or where it would go, with room made for one more key. */

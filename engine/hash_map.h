@@ -33,6 +33,11 @@ int carom_hash_map_get(const carom_hash_map* map, uint64_t key);
 void carom_hash_map_set(carom_hash_map* map, uint64_t key, int value);
 /* Insert key with value unless it is present: returns whether it was inserted. */
 bool carom_hash_map_insert_new(carom_hash_map* map, uint64_t key, int value);
+/* Make room for `count` keys in all, so that inserting up to that many grows the slots at most
+ * once, here, instead of doubling them again and again (each doubling moves every key). The
+ * capacity is the one inserting them one by one would have reached; results never depend on
+ * where in the slots a key sits. */
+void carom_hash_map_reserve(carom_hash_map* map, int count);
 /* Remove key if present. */
 void carom_hash_map_remove(carom_hash_map* map, uint64_t key);
 /* Ask the processor to fetch the slot where a lookup of key starts, so that several lookups'

@@ -1089,3 +1089,35 @@ Test(broad_phase, a_shape_whose_filter_changes_to_a_new_category_is_found_by_sha
     cr_assert_lt(carom_body_get_position(carom_shape_get_body(a)).x, -0.1, "b pushed a along");
     carom_destroy_world(id);
 }
+
+/* The pair map grown once for a batch (attach_contacts) ends at the capacity one-by-one
+ * insertion reaches, does not grow while the batch goes in, and finds every key, also after
+ * removals shift keys back within their runs. */
+Test(broad_phase, a_pair_map_reserved_for_a_batch_grows_once_and_keeps_every_key) {
+    enum { BATCH = 5000 };
+    carom_hash_map reserved = {NULL, 0, 0}, grown = {NULL, 0, 0};
+    carom_hash_map_set(&reserved, 7u, 7);
+    carom_hash_map_set(&grown, 7u, 7);
+    carom_hash_map_reserve(&reserved, reserved.count + BATCH);
+    int capacity = reserved.capacity;
+    for (int i = 0; i < BATCH; ++i) {
+        uint64_t key = carom_pair_key(i, 3 * i + 11);
+        carom_hash_map_set(&reserved, key, i);
+        carom_hash_map_set(&grown, key, i);
+        cr_assert_eq(reserved.capacity, capacity, "grew again at key %d", i);
+    }
+    cr_assert_eq(reserved.capacity, grown.capacity);
+    cr_assert_eq(reserved.count, BATCH + 1);
+    carom_hash_map_reserve(&reserved, BATCH); /* room enough already: nothing moves */
+    cr_assert_eq(reserved.capacity, capacity);
+    for (int i = 0; i < BATCH; i += 2) {
+        carom_hash_map_remove(&reserved, carom_pair_key(i, 3 * i + 11));
+    }
+    for (int i = 0; i < BATCH; ++i) {
+        int want = i % 2 == 0 ? -1 : i;
+        cr_assert_eq(carom_hash_map_get(&reserved, carom_pair_key(i, 3 * i + 11)), want);
+    }
+    cr_assert_eq(carom_hash_map_get(&reserved, 7u), 7);
+    carom_hash_map_destroy(&reserved);
+    carom_hash_map_destroy(&grown);
+}

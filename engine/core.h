@@ -34,8 +34,10 @@
 
 /* Internal invariant checks: a failure is a bug in carom, never a user error. */
 #if defined(NDEBUG) && !defined(CAROM_ENABLE_ASSERTS)
+#define CAROM_ASSERTS_ON 0
 #define CAROM_ASSERT(condition) ((void)0)
 #else
+#define CAROM_ASSERTS_ON 1 /* for checks that need a function of their own */
 #define CAROM_ASSERT(condition)                                                                    \
     ((condition) ? (void)0 : carom_assert_failed(#condition, __FILE__, __LINE__))
 #endif

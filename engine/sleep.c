@@ -54,12 +54,22 @@ static double kinetic_energy(const carom_body* body) {
                   body->inertia * body->angular_velocity * body->angular_velocity);
 }
 
-void carom_sleep_update_timer(const carom_world* world, carom_body* body,
-                              carom_vec2 delta_position, double delta_angle, double dt) {
+/* Whether a rest of sleep_time covers time_to_sleep. The rest is a sum of step lengths, which
+ * rounds: thirty steps of 1/60 s add up to 0.49999999999999994 s in doubles, and compared
+ * exactly with 0.5 s every island waited a 31st step (Box2D v3, summing floats, reaches 0.5 s in
+ * 30). A billionth of time_to_sleep is far more than the rounding of any number of steps and
+ * far less than any step. */
+static bool rested_long_enough(const carom_world* world, double sleep_time) {
+    const double time_to_sleep = world->def.time_to_sleep;
+    return sleep_time >= time_to_sleep - 1e-9 * time_to_sleep;
+}
+
+unsigned carom_sleep_update_timer(const carom_world* world, carom_body* body,
+                                  carom_vec2 delta_position, double delta_angle, double dt) {
     const carom_world_def* def = &world->def;
     if (!def->enable_sleep || !body->enable_sleep || body->type != CAROM_BODY_DYNAMIC) {
         body->sleep_time = 0.0;
-        return;
+        return body->type == CAROM_BODY_KINEMATIC ? CAROM_REST_KINEMATIC : 0u;
     }
     double spin = fabs(body->angular_velocity);
     double point_speed = carom_length(body->linear_velocity) + spin * body->max_extent;
@@ -71,12 +81,13 @@ void carom_sleep_update_timer(const carom_world* world, carom_body* body,
         0.5 * (carom_length(delta_position) + fabs(delta_angle) * body->max_extent) / dt >
             def->sleep_linear_threshold) {
         body->sleep_time = 0.0;
-        return;
+        return 0u;
     }
     if (body->sleep_time == 0.0) {
         body->rest_energy = kinetic_energy(body);
     }
     body->sleep_time += dt;
+    return rested_long_enough(world, body->sleep_time) ? CAROM_REST_READY : 0u;
 }
 
 /* The kinetic energy a resting body gained since its rest began. A body slower than a millionth
@@ -171,26 +182,33 @@ static void put_to_sleep(carom_world* world, carom_body* body, int island) {
     arrput(world->islands[island].bodies, body->id);
 }
 
-/* Whether a rest of sleep_time covers time_to_sleep. The rest is a sum of step lengths, which
- * rounds: thirty steps of 1/60 s add up to 0.49999999999999994 s in doubles, and compared
- * exactly with 0.5 s every island waited a 31st step (Box2D v3, summing floats, reaches 0.5 s in
- * 30). A billionth of time_to_sleep is far more than the rounding of any number of steps and
- * far less than any step. */
-static bool rested_long_enough(const carom_world* world, double sleep_time) {
-    const double time_to_sleep = world->def.time_to_sleep;
-    return sleep_time >= time_to_sleep - 1e-9 * time_to_sleep;
-}
-
-/* Whether any awake dynamic body has rested long enough to sleep; and any kinematic body. */
-static bool any_ready_to_sleep(const carom_world* world, bool* any_kinematic) {
-    bool ready = false;
-    *any_kinematic = false;
+#if CAROM_ASSERTS_ON
+/* rests_of_step's answer from the awake bodies themselves. */
+static unsigned rests_of_awake_bodies(const carom_world* world) {
+    unsigned rests = 0;
     for (int k = 0; k < (int)arrlen(world->awake_bodies); ++k) {
         const carom_body* body = &world->bodies[world->awake_bodies[k]];
-        ready = ready || (awake_dynamic(body) && rested_long_enough(world, body->sleep_time));
-        *any_kinematic = *any_kinematic || body->type == CAROM_BODY_KINEMATIC;
+        bool ready = awake_dynamic(body) && rested_long_enough(world, body->sleep_time);
+        rests |= (ready ? CAROM_REST_READY : 0u) |
+                 (body->type == CAROM_BODY_KINEMATIC ? CAROM_REST_KINEMATIC : 0u);
     }
-    return ready;
+    return rests;
+}
+#endif
+
+/* Whether any awake dynamic body has rested long enough to sleep (CAROM_REST_READY) and whether
+ * any kinematic body is awake (CAROM_REST_KINEMATIC), from what the solver's finalization noted
+ * of its states (world->rest_flags), one byte a state: visiting the awake bodies to find out
+ * read two cache lines of each, every step of a settling pile. The awake bodies now are the
+ * solver's states but for bodies woken since (a joint that broke wakes its bodies), whose rest
+ * is 0: neither ready nor kinematic. */
+static unsigned rests_of_step(const carom_world* world) {
+    unsigned rests = 0;
+    for (int k = 0; k < (int)arrlen(world->rest_flags); ++k) {
+        rests |= world->rest_flags[k];
+    }
+    CAROM_ASSERT(rests == rests_of_awake_bodies(world));
+    return rests;
 }
 
 void carom_sleep_step(carom_world* world) {
@@ -199,10 +217,10 @@ void carom_sleep_step(carom_world* world) {
     }
     /* An island sleeps only when its every body is ready, so while none is (a world in motion)
      * the islands need not be found: only the kinematic rule below still applies. */
-    bool any_kinematic = false;
     carom_refresh_awake_lists(world);
-    if (!any_ready_to_sleep(world, &any_kinematic)) {
-        if (any_kinematic) {
+    unsigned rests = rests_of_step(world);
+    if (!(rests & CAROM_REST_READY)) {
+        if (rests & CAROM_REST_KINEMATIC) {
             link_islands(world, NULL);
         }
         return;

@@ -29,11 +29,19 @@ static inline bool carom_body_is_active(const carom_body* body) {
     }
     return false;
 }
-/* Advance a dynamic body's rest timer after the solver gave it new velocities and this step's
- * motion (delta_position, delta_angle in radians, over dt); a rest that begins records the
- * body's kinetic energy (body->rest_energy). */
-void carom_sleep_update_timer(const carom_world* world, carom_body* body,
-                              carom_vec2 delta_position, double delta_angle, double dt);
+/* What the solver's finalization notes of each state for the sleep stage
+ * (world->rest_flags), so that the stage need not visit every awake body to find out whether
+ * any island can sleep at all. */
+enum {
+    CAROM_REST_READY = 1,    /* a dynamic body whose rest now covers time_to_sleep */
+    CAROM_REST_KINEMATIC = 2 /* a kinematic body */
+};
+
+/* Advance a body's rest timer after the solver gave it new velocities and this step's motion
+ * (delta_position, delta_angle in radians, over dt); a rest that begins records the body's
+ * kinetic energy (body->rest_energy). Returns its CAROM_REST_* bits. */
+unsigned carom_sleep_update_timer(const carom_world* world, carom_body* body,
+                                  carom_vec2 delta_position, double delta_angle, double dt);
 /* Put to sleep every island of awake bodies that has rested long enough. */
 void carom_sleep_step(carom_world* world);
 /* Wake a body's island (no-op for awake or static bodies). */

@@ -310,7 +310,8 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
         body->sweep.delta_angle = turn->delta_angle;
         body->linear_velocity = state->linear_velocity;
         body->angular_velocity = state->angular_velocity;
-        carom_sleep_update_timer(world, body, delta_position, turn->delta_angle, dt);
+        world->rest_flags[i] = (unsigned char)carom_sleep_update_timer(
+            world, body, delta_position, turn->delta_angle, dt);
         body->center = carom_add(body->center, delta_position);
         if (!body->fixed_rotation) { /* renormalising would move a fixed rotation's last bit */
             body->transform.q =
@@ -507,6 +508,7 @@ void carom_solver_step(carom_world* world, double dt) {
          * write. The passes below would each walk every colour to find nothing: a sleeping
          * world's step was 3,900 instructions, most of them here. */
         carom_contact_solver_clear(world);
+        arrsetlen(world->rest_flags, 0); /* no state rests, none is kinematic */
         return;
     }
     carom_contact_solver_prepare(world, h, &settings);
@@ -537,6 +539,7 @@ void carom_solver_step(carom_world* world, double dt) {
     carom_continuous_begin_notes(world, moving);
     arrsetlen(world->body_move_events, moving);
     arrsetlen(world->move_flags, moving);
+    arrsetlen(world->rest_flags, moving);
     carom_parallel_for(tasks, finalize_bodies, moving, ITEMS_PER_RANGE, world);
     move_proxies(world);
     carom_joint_solver_finish(world); /* reactions, and the joints that broke */

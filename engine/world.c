@@ -272,6 +272,7 @@ carom_status carom_destroy_world(carom_world_id id) {
     arrfree(world->contact_changed);
     arrfree(world->awake_contacts_scratch);
     arrfree(world->move_flags);
+    arrfree(world->rest_flags);
     arrfree(world->merge_blocks);
     arrfree(world->select_flags);
     arrfree(world->select_blocks);

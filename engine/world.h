@@ -75,6 +75,8 @@ struct carom_world {
     /* per solver state of the step: whether its body reports a move (body_move_events holds
      * one event per state until the step's end keeps those: world.c's record_body_moves) */
     unsigned char* move_flags;
+    /* per solver state of the step: CAROM_REST_* bits (sleep.h), for the sleep stage */
+    unsigned char* rest_flags;
     int* body_contacts;         /* scratch: carom_collect_body_contacts */
     carom_continuous_scratch continuous; /* scratch of continuous.c */
     int* query_shapes;          /* scratch for queries */

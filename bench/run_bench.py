@@ -322,6 +322,26 @@ def cpu_speed_line(speeds):
             f"pinned to each in turn; median ms per step of 3): {each}.")
 
 
+def rounds_line(args):
+    """How the runs were repeated and interleaved, and what ms/step means in this report."""
+    rounds = f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene"
+    if args.thread_counts:
+        return (f"{rounds}, sleep setting and worker count "
+                f"({', '.join(map(str, args.thread_counts))}), "
+                + (f"{args.steps} steps each, " if args.steps else "each scene's own steps, ")
+                + "interleaved; carom with its own threads (worker_count), Box2D v3 with "
+                "workerCount and the benchmark's threads behind its task callbacks "
+                "(bench/peer_box2d_v3.c).")
+    return (f"{rounds} and sleep setting, interleaved, of "
+            + (f"{args.steps} steps." if args.steps else "each scene's own steps (600; Box2D's "
+               "large_pyramid 500, many_pyramids 200, smash 300, joint_grid 500, spinner 500, "
+               "tumbler 750).")
+            + " ms/step is the CPU time of the run's process (one thread in every engine), so "
+            "other jobs on the machine do not inflate it."
+            + (f" Every one-thread run on CPU {args.cpu} alone." if args.cpu is not None
+               else ""))
+
+
 def conditions(args, labels, loads, started):
     """What was measured and on what: the first section of the report."""
     model = cpu_identity()
@@ -347,15 +367,7 @@ def conditions(args, labels, loads, started):
         f"{options.get('buildtype', '?')}, b_ndebug {options.get('b_ndebug', '?')}.",
         f"Peers: Debian packages {versions or 'not installed'}."
         + (box2d_v3_conditions(options, source) if "box2d v3" in labels else ""),
-        f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene and sleep "
-        f"setting, interleaved, of "
-        + (f"{args.steps} steps." if args.steps else "each scene's own steps (600; Box2D's "
-           "large_pyramid 500, many_pyramids 200, smash 300, joint_grid 500, spinner 500, "
-           "tumbler 750).")
-        + " ms/step is the CPU time of the run's process (one thread in every engine), so "
-        "other jobs on the machine do not inflate it."
-        + (f" Every one-thread run on CPU {args.cpu} alone." if args.cpu is not None
-           and not args.thread_counts else ""),
+        rounds_line(args),
     ]
     speeds = cpu_speed_line(args.cpu_speeds)
     if speeds:
@@ -629,16 +641,6 @@ def main():
         labels = [label for label, _, _ in engines]
         saved = {"conditions": conditions(args, labels, loads, started) + notes, "runs": runs,
                  "threads_report": bool(args.thread_counts)}
-        if args.thread_counts:
-            rounds_line = next(i for i, line in enumerate(saved["conditions"])
-                               if line.startswith(f"{args.rounds} round"))
-            saved["conditions"][rounds_line] = (
-                f"{args.rounds} round{'s' if args.rounds > 1 else ''} per engine, scene, sleep "
-                f"setting and worker count ({', '.join(map(str, args.thread_counts))}), "
-                + (f"{args.steps} steps each, " if args.steps else "each scene's own steps, ")
-                + "interleaved; carom with its own threads (worker_count), Box2D v3 with "
-                "workerCount and the benchmark's threads behind its task callbacks "
-                "(bench/peer_box2d_v3.c).")
     # Every run records its worker count (bench_common.c prints "threads" even when it is 1), so
     # a saved run says which report it wants; a file saved before it said so wanted the threads
     # report only if some run used more than one worker.

@@ -152,6 +152,21 @@ static void mark_constraints(int begin, int end, int worker, void* context) {
     }
 }
 
+/* What constraint n's lane needs if the step refreshes its lanes (carom_lane_refresh), and
+ * for a refresh of its separations alone, the separations. */
+static void note_lane_refresh(carom_solver* solver, int n, int flags,
+                              const carom_touching_note* note) {
+    if (!(flags & CAROM_COLLECT_RECYCLED)) {
+        solver->constraint_refresh[n] = CAROM_REFRESH_NONE;
+    } else if (note->bounces || solver->approach_read) {
+        solver->constraint_refresh[n] = CAROM_REFRESH_MOTION;
+    } else {
+        solver->constraint_refresh[n] = CAROM_REFRESH_SEPARATIONS;
+        solver->constraint_separations[2 * n] = note->separations[0];
+        solver->constraint_separations[2 * n + 1] = note->separations[1];
+    }
+}
+
 /* Second pass, per block: the kept contacts written as constraints from the block's offset. */
 static void write_constraints(int begin, int end, int worker, void* context) {
     (void)worker;
@@ -174,7 +189,7 @@ static void write_constraints(int begin, int end, int worker, void* context) {
             solver->constraint_contacts[n] = world->touching_contacts[k];
             solver->constraint_points[n] =
                 (unsigned char)((flags & CAROM_COLLECT_POINTS) >> CAROM_COLLECT_POINTS_SHIFT);
-            solver->constraint_recycled[n] = (flags & CAROM_COLLECT_RECYCLED) != 0;
+            note_lane_refresh(solver, n, flags, &world->touching_notes[k]);
             solver->state_a[n] = a;
             solver->state_b[n] = b;
             solver->moving_a[n] = flags & CAROM_COLLECT_MOVES_A ? a : -1;
@@ -204,7 +219,8 @@ static void collect_constraints(carom_world* world) {
     int count = carom_counts_to_offsets(solver->collect_offsets, blocks);
     arrsetlen(solver->constraint_contacts, count);
     arrsetlen(solver->constraint_points, count);
-    arrsetlen(solver->constraint_recycled, count);
+    arrsetlen(solver->constraint_refresh, count);
+    arrsetlen(solver->constraint_separations, 2 * (size_t)count);
     arrsetlen(solver->moving_a, count);
     arrsetlen(solver->moving_b, count);
     arrsetlen(solver->state_a, count);
@@ -573,7 +589,8 @@ void carom_contact_solver_destroy(carom_solver* solver) {
     arrfree(solver->previous_contacts);
     arrfree(solver->previous_state_a);
     arrfree(solver->previous_state_b);
-    arrfree(solver->constraint_recycled);
+    arrfree(solver->constraint_refresh);
+    arrfree(solver->constraint_separations);
     arrfree(solver->state_a);
     arrfree(solver->state_b);
     arrfree(solver->constraint_colors);

@@ -1057,6 +1057,16 @@ static CAROM_FORCE_INLINE void prepare_point_motion(unsigned char* restrict grou
         carom_dot(normal, carom_sub(vb, va));
 }
 
+/* A one-point constraint's missing second point, cleared: a point with no mass pushes
+ * nothing, and no block. */
+static CAROM_FORCE_INLINE void clear_second_point(unsigned char* restrict group,
+                                                  double* restrict cold, int lane) {
+    clear_point(group, cold, lane, 1);
+    for (int field = CAROM_CC_INV_K11; field <= CAROM_CC_INV_K22; ++field) {
+        COLD_FIELD(cold, field, lane) = 0.0;
+    }
+}
+
 /* What a recycled manifold changes in a lane (the points' motion), and a missing second
  * point's fields, which the passes may have left other than zero. */
 static CAROM_FORCE_INLINE void prepare_lane_motion(unsigned char* restrict group,
@@ -1067,22 +1077,42 @@ static CAROM_FORCE_INLINE void prepare_lane_motion(unsigned char* restrict group
     if (contact->point_count == 2) {
         prepare_point_motion(group, cold, lane, 1, &contact->points[1], contact->normal, in);
     } else {
-        clear_point(group, cold, lane, 1); /* a second point with no mass: pushes nothing */
-        for (int field = CAROM_CC_INV_K11; field <= CAROM_CC_INV_K22; ++field) {
-            COLD_FIELD(cold, field, lane) = 0.0; /* and no block */
-        }
+        clear_second_point(group, cold, lane);
     }
 }
 
-/* A refreshed lane's whole preparation (lanes_refreshable, contact_solver.c): its motion, and
- * its flags as the last step's fill and first warm start left them, but that no point has
- * pushed yet this step. The masses, the block and CAROM_CF_SECOND stay: they follow from fields
- * that stayed. */
-static CAROM_FORCE_INLINE void refresh_lane(void* group_memory, double* restrict cold, int lane,
-                                            const carom_contact_input* in) {
+/* That no point of the lane has pushed yet this step; its other flags stay as the last step's
+ * fill and first warm start left them. */
+static CAROM_FORCE_INLINE void clear_pushed(void* group_memory, int lane) {
     int32_t* flags = carom_contact_ints(group_memory, LANES) + CAROM_CI_FLAGS * LANES + lane;
     *flags &= ~(CAROM_CF_PUSHED1 | CAROM_CF_PUSHED2);
+}
+
+/* A refreshed lane's whole preparation (lanes_refreshable, contact_solver.c): its motion and
+ * its flags. The masses, the block and CAROM_CF_SECOND stay: they follow from fields that
+ * stayed. */
+static CAROM_FORCE_INLINE void refresh_lane(void* group_memory, double* restrict cold, int lane,
+                                            const carom_contact_input* in) {
+    clear_pushed(group_memory, lane);
     prepare_lane_motion(group_memory, cold, lane, in);
+}
+
+/* refresh_lane for a lane whose approach nothing reads (CAROM_REFRESH_SEPARATIONS, solver.h):
+ * its separations, as the touching note rounded them, and its flags, without a read of the
+ * contact or of its bodies' states, which made most of a resting pile's fill. Its approach
+ * stays the last fill's or refresh's: the lane cannot bounce and no hit event is asked for,
+ * and a step in which either changes fills or refreshes it whole (solver.h). */
+static CAROM_FORCE_INLINE void refresh_separations(void* group_memory, double* restrict cold,
+                                                   int lane, const float* separations,
+                                                   int points) {
+    unsigned char* restrict group = group_memory;
+    clear_pushed(group_memory, lane);
+    POINT_FLOAT(group, CAROM_CFF_BASE_SEPARATION, 0, lane) = separations[0];
+    if (points == 2) {
+        POINT_FLOAT(group, CAROM_CFF_BASE_SEPARATION, 1, lane) = separations[1];
+    } else {
+        clear_second_point(group, cold, lane);
+    }
 }
 
 /* Once a step, per constraint, what needs nothing but the contact: copied into its lane. What
@@ -1142,14 +1172,17 @@ static void fetch_group_for_writing(carom_lane_writer w) {
     }
 }
 
-/* Only the lines a refresh writes (prepare_lane_motion's for two points). */
-static void fetch_motion_for_writing(carom_lane_writer w) {
+/* Only the lines a refresh writes (prepare_lane_motion's for two points; without the
+ * approach, refresh_separations'). */
+static void fetch_motion_for_writing(carom_lane_writer w, bool approach) {
     const char* group = w.group;
     __builtin_prefetch(group + CAROM_CI_FLAGS * LANES * sizeof(int32_t), 1);
     for (int point = 0; point < 2; ++point) {
         int separation = carom_contact_point_float(CAROM_CFF_BASE_SEPARATION, point);
         __builtin_prefetch(group + carom_contact_float_offset(LANES, separation), 1);
-        __builtin_prefetch(w.cold + (CAROM_CC_RELATIVE_VELOCITY1 + point) * LANES, 1);
+        if (approach) {
+            __builtin_prefetch(w.cold + (CAROM_CC_RELATIVE_VELOCITY1 + point) * LANES, 1);
+        }
     }
 }
 
@@ -1167,12 +1200,19 @@ static void fetch_motion_for_writing(carom_lane_writer w) {
  * time (solver.c spreads them over the workers). In a step that refreshes its lanes
  * (lanes_refreshable, contact_solver.c), a constraint whose manifold was recycled only
  * refreshes its lane (refresh_lane): its separations, its approach and its flags, a few lines a
- * group instead of all of them, and its group's masses are not worked out again. */
+ * group instead of all of them, and its group's masses are not worked out again; where nothing
+ * reads the approach, its separations and flags alone, from the solver's arrays, without the
+ * contact or its bodies' states (refresh_separations: on many_pyramids every constraint after
+ * the first step, and 5 to 6 % of its step). */
 static void fill_constraints(carom_solver* solver, const carom_contact* contacts, int begin,
                              int end) {
     bool refresh = solver->refresh_lanes;
     for (int i = begin; i < end; ++i) {
-        if (i + CONTACTS_AHEAD < end) { /* the bodies of a pile's contacts are anywhere */
+        /* the bodies of a pile's contacts are anywhere; a lane refreshing its separations
+         * alone reads neither them nor the contact */
+        if (i + CONTACTS_AHEAD < end &&
+            !(refresh && solver->constraint_refresh[i + CONTACTS_AHEAD] ==
+                             CAROM_REFRESH_SEPARATIONS)) {
             int ahead_a = solver->state_a[i + CONTACTS_AHEAD];
             int ahead_b = solver->state_b[i + CONTACTS_AHEAD];
             __builtin_prefetch(&solver->states[ahead_a]);
@@ -1183,6 +1223,16 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
             }
         }
         int slot = solver->constraint_slots[i];
+        carom_lane_writer w = carom_slot_lane(solver, slot, LANES);
+        int how = refresh ? solver->constraint_refresh[i] : CAROM_REFRESH_NONE;
+        if (how == CAROM_REFRESH_SEPARATIONS && slot >= 0) {
+            if (w.lane == 0 && slot / LANES + 1 < solver->group_count) {
+                fetch_motion_for_writing(carom_slot_lane(solver, slot + LANES, LANES), false);
+            }
+            refresh_separations(w.group, w.cold, w.lane, &solver->constraint_separations[2 * i],
+                                solver->constraint_points[i]);
+            continue;
+        }
         int a = solver->state_a[i];
         int b = solver->state_b[i];
         carom_contact_input input = {&contacts[solver->constraint_contacts[i]],
@@ -1192,8 +1242,7 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
                                      &solver->states[b],
                                      solver->masses[a],
                                      solver->masses[b]};
-        carom_lane_writer w = carom_slot_lane(solver, slot, LANES);
-        bool refreshed = refresh && solver->constraint_recycled[i];
+        bool refreshed = how != CAROM_REFRESH_NONE;
         if (!refreshed) { /* a refreshed lane's contact is the one it had */
             solver->lane_contacts[carom_lane_contact(solver, slot)] =
                 solver->constraint_contacts[i];
@@ -1205,7 +1254,7 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
         if (w.lane == 0 && slot / LANES + 1 < solver->group_count) {
             carom_lane_writer next = carom_slot_lane(solver, slot + LANES, LANES);
             if (refresh) {
-                fetch_motion_for_writing(next);
+                fetch_motion_for_writing(next, true);
             } else {
                 fetch_group_for_writing(next);
             }

@@ -502,9 +502,19 @@ static bool solver_needs(const carom_world* world, const carom_contact* contact)
 
 /* A contact's note (world.h), taken while the contact is at hand. */
 static inline carom_touching_note note_contact(const carom_contact* contact) {
-    carom_touching_note note = {contact->edges[0].body, contact->edges[1].body,
-                                contact->point_count, carom_contact_points_touch(contact),
-                                contact->recycled};
+    carom_touching_note note = {contact->edges[0].body,
+                                contact->edges[1].body,
+                                contact->point_count,
+                                carom_contact_points_touch(contact),
+                                contact->recycled,
+                                false,
+                                {0.0f, 0.0f}};
+    if (contact->recycled) { /* the points were just written, by try_recycle */
+        note.bounces = contact->restitution > 0.0;
+        for (int i = 0; i < contact->point_count; ++i) {
+            note.separations[i] = (float)contact->points[i].separation;
+        }
+    }
     return note;
 }
 

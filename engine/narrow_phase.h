@@ -84,6 +84,12 @@ typedef struct carom_touching_note {
     int point_count;
     bool points_touch; /* carom_contact_points_touch */
     bool recycled;     /* the contact's recycled, set by this step's update; false otherwise */
+    /* If recycled: whether its restitution is above 0 (the solver's restitution pass then
+     * reads its approach), and its separations, rounded as the solver's lanes hold them (0 for
+     * a missing point). A recycled constraint's lane takes them from here rather than from the
+     * points, two cache lines further into the contact. Not set otherwise. */
+    bool bounces;
+    float separations[2];
 } carom_touching_note;
 
 /* Where a shape goes in a contact's pair, lower first: chain segments (their tests correct from

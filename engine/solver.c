@@ -511,6 +511,7 @@ void carom_solver_step(carom_world* world, double dt) {
         arrsetlen(world->rest_flags, 0); /* no state rests, none is kinematic */
         return;
     }
+    solver->approach_read = any_hit_event_shapes(world);
     carom_contact_solver_prepare(world, h, &settings);
     int constraint_count = (int)arrlen(solver->constraint_contacts);
     carom_parallel_for(tasks, fill_constraints, constraint_count, ITEMS_PER_RANGE, world);

@@ -96,6 +96,18 @@ enum carom_collect_flag {
     CAROM_COLLECT_RECYCLED = 128    /* its manifold was recycled this step (the touching note) */
 };
 
+/* What a constraint's lane needs in a step that refreshes its lanes (contact_solver_lanes.h):
+ * all of it filled, or, its manifold recycled, its separations and its approach before the step,
+ * or its separations alone when nothing will read the approach: no restitution (the
+ * restitution pass skips a lane that cannot bounce) and no hit event shape in the world (the
+ * hit events read it). Then the lane is refreshed from the touching note's separations
+ * without reading the contact or its bodies' states. */
+enum carom_lane_refresh {
+    CAROM_REFRESH_NONE = 0,
+    CAROM_REFRESH_MOTION = 1,
+    CAROM_REFRESH_SEPARATIONS = 2
+};
+
 struct carom_solver {
     carom_body_state* states;   /* stb_ds array, reused; one rest state at the end */
     /* per state, the rest state's included: the center's motion this step (m), and the turn */
@@ -125,13 +137,18 @@ struct carom_solver {
     int layout_lanes;
     /* What else the lanes' refresh needs to be the same as the last step's (constraint_contacts,
      * state_a, state_b: swapped likewise), whether this step refreshes (contact_solver.c), and
-     * per constraint whether its manifold was recycled (CAROM_COLLECT_RECYCLED): a recycled
-     * constraint of a refreshing step keeps its lane but for what the recycling changed. */
+     * per constraint what its lane needs if it does (carom_lane_refresh, from its manifold's
+     * recycling): a recycled constraint of a refreshing step keeps its lane but for what the
+     * recycling changed, its separations (two a constraint, rounded as the lanes hold them; set
+     * for CAROM_REFRESH_SEPARATIONS only). approach_read: a shape of the world asks for hit events, which read every lane's approach,
+     * set before the collection. */
     int* previous_contacts;
     int* previous_state_a;
     int* previous_state_b;
     bool refresh_lanes;
-    unsigned char* constraint_recycled;
+    bool approach_read;
+    unsigned char* constraint_refresh;
+    float* constraint_separations;
     int* constraint_colors;     /* colour of each constraint */
     /* the running sum of the colours' sizes, the overflow (CAROM_OVERFLOW_COLOR) last: colour c
      * holds color_start[c + 1] - color_start[c] constraints */

@@ -113,7 +113,9 @@ Test(contact_solver, a_kept_layout_gives_the_bits_of_a_fresh_one) {
  * every lane afresh, so both runs must give the same hashes, also when something a refreshed
  * lane would keep changes between steps: a body's mass, a shape's friction (the contact mixes
  * it again at its update), contacts the pre-solve callback disables and then enables again
- * (their impulses forgotten), a body's velocity (the approach). */
+ * (their impulses forgotten), a body's velocity (the approach), and a box's restitution: the
+ * boxes' lanes cannot bounce, so a refresh keeps their separations alone and not their approach
+ * (CAROM_REFRESH_SEPARATIONS, solver.h), which a restitution set later must not find stale. */
 enum { PERTURBED_STEPS = 160 };
 
 typedef struct refresh_pile {
@@ -168,6 +170,15 @@ static void perturb(refresh_pile* pile, int step) {
         cr_assert_eq(carom_world_set_pre_solve(pile->world, NULL, NULL), CAROM_OK);
     } else if (step == 120) {
         cr_assert_eq(carom_body_set_linear_velocity(pile->balls[2], carom_v2(0.0, -3.0)),
+                     CAROM_OK);
+    } else if (step == 130) { /* a box whose lanes nothing bounced: its approach was not kept */
+        cr_assert_eq(carom_body_set_linear_velocity(pile->boxes[20], carom_v2(0.0, -2.0)),
+                     CAROM_OK);
+    } else if (step == 140) { /* and then it bounces */
+        carom_shape_id shape;
+        cr_assert_eq(carom_body_get_shapes(pile->boxes[20], &shape, 1), 1);
+        cr_assert_eq(carom_shape_set_restitution(shape, 0.8), CAROM_OK);
+        cr_assert_eq(carom_body_set_linear_velocity(pile->boxes[20], carom_v2(0.0, -3.0)),
                      CAROM_OK);
     }
 }

@@ -72,6 +72,37 @@ Test(events, hit_events_report_the_approach_speed_above_the_threshold) {
     carom_destroy_world(world);
 }
 
+/* A box resting on the ground keeps its manifold (recycled) and its lane step after step; a
+ * push between steps must still be seen as the approach it is. Without restitution nothing
+ * but the hit events reads that approach, and the solver works it out only where a shape asks
+ * for them (CAROM_REFRESH_SEPARATIONS, solver.h). */
+Test(events, a_resting_box_pushed_into_the_ground_reports_the_hit) {
+    carom_world_def def = carom_default_world_def();
+    def.enable_sleep = 0; /* resting, and solved every step */
+    carom_world_id world = carom_create_world(&def);
+    test_make_ground(world, 0.0, 0.6, 0.0);
+    carom_body_def body_def = carom_default_body_def();
+    body_def.type = CAROM_BODY_DYNAMIC;
+    body_def.position = carom_v2(0.0, 0.5);
+    carom_body_id box = carom_create_body(world, &body_def);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.enable_hit_events = 1;
+    shape.hit_speed_threshold = 1.0;
+    carom_create_box_shape(box, &shape, 0.5, 0.5, carom_v2(0.0, 0.0), 0.0);
+    for (int step = 0; step < 60; ++step) {
+        test_step(world, 1.0 / 60.0, 1);
+        cr_assert_eq(carom_world_get_contact_events(world).hit_count, 0, "step %d", step);
+    }
+    cr_assert_eq(carom_body_set_linear_velocity(box, carom_v2(0.0, -2.0)), CAROM_OK);
+    test_step(world, 1.0 / 60.0, 1);
+    carom_contact_events events = carom_world_get_contact_events(world);
+    cr_assert_eq(events.hit_count, 1, "the push is a hit");
+    /* the velocity set, and the step's gravity not yet applied: the approach before the step */
+    cr_assert_float_eq(events.hit_events[0].approach_speed, 2.0, 1e-9, "approach %.12f m/s",
+                       events.hit_events[0].approach_speed);
+    carom_destroy_world(world);
+}
+
 Test(events, a_static_sensor_reports_a_car_entering_and_leaving_and_never_pushes) {
     carom_world_id world = test_make_world(carom_v2(0.0, 0.0));
     carom_body_def line_def = carom_default_body_def();

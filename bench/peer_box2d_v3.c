@@ -214,6 +214,7 @@ static b2BodyId add_walls(b2WorldId world, const carom_scene_desc* desc) {
     for (int i = 0; i < desc->wall_count; ++i) {
         const carom_scene_wall* w = &desc->walls[i];
         b2ShapeDef shape = b2DefaultShapeDef();
+        shape.enableContactEvents = desc->contact_events != 0;
         shape.material.friction = (float)w->friction;
         shape.material.restitution = 0.0f;
         if (w->shape == CAROM_SCENE_SEGMENT) {
@@ -258,6 +259,7 @@ static b2BodyId add_body(b2WorldId world, const carom_scene_desc* desc, const ca
     def.enableSleep = !b->never_sleeps;
     b2BodyId body = b2CreateBody(world, &def);
     b2ShapeDef shape = b2DefaultShapeDef();
+    shape.enableContactEvents = desc->contact_events != 0;
     shape.density = (float)b->density;
     shape.material.friction = (float)b->friction;
     shape.material.restitution = (float)b->restitution;

@@ -130,6 +130,11 @@ typedef struct carom_scene_desc {
     /* Where the walls keep body centers: a center outside this box after the run means the body
      * escaped (tunneled or was thrown out). The rain's container is open at the top. */
     double inside_min_x, inside_min_y, inside_max_x, inside_max_y;
+    /* Non-zero: every shape reports when its contacts begin and end touching (carom's default,
+     * carom_shape_def.enable_contact_events; Box2D v3's enableContactEvents). carom_scene_describe
+     * sets it; the benchmark clears it for every engine (bench_common.c), as its peers report
+     * none at their defaults. */
+    int contact_events;
 } carom_scene_desc;
 
 /* Describe the scene of size n (fixed seeds: always the same scene). Returns 0, or -1 if n < 1,

@@ -431,7 +431,8 @@ static int allocate_joint_parts(carom_scene_desc* desc, carom_scene_kind kind, i
 }
 
 int carom_scene_describe(carom_scene_kind kind, int n, carom_scene_desc* out) {
-    *out = (carom_scene_desc){.kind = kind, .size = n, .steps = scene_steps(kind)};
+    *out = (carom_scene_desc){
+        .kind = kind, .size = n, .steps = scene_steps(kind), .contact_events = 1};
     int count = carom_scene_body_count(kind, n);
     if (count < 0 || (kind == CAROM_SCENE_MANY_PYRAMIDS && n > CAROM_SCENE_MAX_WALLS)) {
         return -1;
@@ -527,6 +528,7 @@ static carom_body_id create_body(carom_world_id world, const carom_scene_desc* d
     def.enable_sleep = !b->never_sleeps;
     carom_body_id body = carom_create_body(world, &def);
     carom_shape_def shape = carom_default_shape_def();
+    shape.enable_contact_events = desc->contact_events;
     shape.density = b->density;
     shape.friction = b->friction;
     shape.restitution = b->restitution;
@@ -561,6 +563,7 @@ static int create_loop(carom_body_id ground, const carom_scene_desc* desc) {
         points[i] = carom_v2(desc->loop_points[2 * i], desc->loop_points[2 * i + 1]);
     }
     carom_shape_def def = carom_default_shape_def();
+    def.enable_contact_events = desc->contact_events;
     def.friction = desc->loop_friction;
     def.one_sided = 1;
     carom_status status = carom_create_chain(ground, &def, points, desc->loop_point_count, 1,
@@ -596,6 +599,7 @@ int carom_scene_build_desc(carom_world_id world, const carom_scene_desc* desc,
     for (int i = 0; i < desc->wall_count; ++i) {
         const carom_scene_wall* w = &desc->walls[i];
         carom_shape_def def = carom_default_shape_def();
+        def.enable_contact_events = desc->contact_events;
         def.friction = w->friction;
         carom_shape_id shape;
         if (w->shape == CAROM_SCENE_SEGMENT) {

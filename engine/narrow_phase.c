@@ -95,6 +95,8 @@ static void fill_new_contact(carom_world* world, int id, int shape_a, int shape_
     contact->shape_a = shape_a;
     contact->shape_b = shape_b;
     contact->is_sensor = world->shapes[shape_a].is_sensor || world->shapes[shape_b].is_sensor;
+    contact->reports_touch = carom_shapes_report_touch(&world->shapes[shape_a],
+                                                       &world->shapes[shape_b]);
     contact->edges[0].body = world->shapes[shape_a].body;
     contact->edges[1].body = world->shapes[shape_b].body;
 }
@@ -212,8 +214,12 @@ static double approach_speed(const carom_world* world, const carom_contact* cont
     return contact->point_count > 0 ? fastest : 0.0;
 }
 
-/* Record the begin or end of a contact's touching as a contact or sensor event. */
+/* Record the begin or end of a contact's touching as a contact or sensor event, if its shapes
+ * ask for it. */
 static void report_touch_change(carom_world* world, const carom_contact* contact, bool begins) {
+    if (!contact->reports_touch) {
+        return;
+    }
     const carom_shape* a = &world->shapes[contact->shape_a];
     const carom_shape* b = &world->shapes[contact->shape_b];
     carom_shape_id id_a = carom_make_shape_id(world, a);

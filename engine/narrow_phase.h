@@ -42,6 +42,10 @@ typedef struct carom_contact {
     int point_count;
     carom_contact_edge edges[2]; /* edges[0] in body A's list, edges[1] in body B's */
     bool is_sensor;     /* either shape is a sensor: overlap only, no push */
+    /* Whether its begin and end are reported (carom_shapes_report_touch: a sensor's always,
+     * another's if either shape has contact or hit events): set when the contact is made, so
+     * that a begin or an end nobody asked for reads neither shape. */
+    bool reports_touch;
     bool disabled;      /* the pre-solve callback disabled it for this step: not solved */
     bool touching;      /* what events reported: a point within CAROM_TOUCHING_DISTANCE (sensors:
                            overlapping), or pushed by the solver this step (narrow_phase.c) */

@@ -205,6 +205,7 @@ static carom_shape_id add_shape(carom_world* world, carom_body* body, const caro
     shape->filter = def->filter;
     shape->is_sensor = def->is_sensor != 0;
     shape->enable_hit_events = def->enable_hit_events != 0;
+    shape->enable_contact_events = def->enable_contact_events != 0;
     shape->hit_speed_threshold = def->hit_speed_threshold;
     shape->surface_grip = def->surface_grip;
     shape->user_data = def->user_data;

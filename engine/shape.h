@@ -6,6 +6,7 @@
 #include "sat.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct carom_world carom_world;
 
@@ -19,6 +20,7 @@ typedef struct carom_shape {
     carom_shape_type type;
     bool is_sensor;
     bool enable_hit_events;
+    bool enable_contact_events;
     double friction, restitution;
     double extent; /* farthest distance of the shape from its body's center of mass (m) */
     /* A polygon that is exactly carom_make_box's box around the body origin (cars, crates):
@@ -39,6 +41,29 @@ typedef struct carom_shape {
     carom_filter filter;
     void* user_data;
 } carom_shape;
+
+/* A shape's event flags in one byte, as snapshots keep them: a shape at the defaults (no hit
+ * events, contact events on) writes 0, as before contact events could be switched off. */
+enum {
+    CAROM_SHAPE_HIT_EVENTS = 1,       /* enable_hit_events */
+    CAROM_SHAPE_NO_CONTACT_EVENTS = 2 /* not enable_contact_events */
+};
+
+static inline uint8_t carom_shape_event_bits(const carom_shape* shape) {
+    return (uint8_t)((shape->enable_hit_events ? CAROM_SHAPE_HIT_EVENTS : 0) |
+                     (shape->enable_contact_events ? 0 : CAROM_SHAPE_NO_CONTACT_EVENTS));
+}
+
+/* Whether a shape's contacts report their touching: a sensor's always; any other's if it asks
+ * for contact events, or for hit events (every hit then has its begin event). */
+static inline bool carom_shape_reports_touch(const carom_shape* shape) {
+    return shape->is_sensor || shape->enable_contact_events || shape->enable_hit_events;
+}
+
+/* Whether a contact of the two shapes reports its touching (carom_contact.reports_touch). */
+static inline bool carom_shapes_report_touch(const carom_shape* a, const carom_shape* b) {
+    return carom_shape_reports_touch(a) || carom_shape_reports_touch(b);
+}
 
 carom_shape* carom_get_shape_checked(carom_shape_id id, carom_world** world_out, const char* what);
 carom_shape_id carom_make_shape_id(const carom_world* world, const carom_shape* shape);

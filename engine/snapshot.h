@@ -86,9 +86,10 @@ static inline void carom_store_le64(uint8_t* p, uint64_t value) {
  * world's joint settings to the scene's world settings, the joints to the scene part (after the
  * vehicles) and their state to the state part (after the vehicles' state); version 4 adds a
  * polygon's radius after its centroid and capsule shapes (type 4: centres and radius); version 5
- * (CAROM_SNAPSHOT_VERSION) adds a byte of body options (fixed rotation, mass override, disabled)
- * to each live body of the scene part (after its bullet flag: BODY_OPTION_*), followed by the
- * mass override when it has one. */
+ * adds a byte of body options (fixed rotation, mass override, disabled) to each live body of the
+ * scene part (after its bullet flag: BODY_OPTION_*), followed by the mass override when it has
+ * one; version 6 (CAROM_SNAPSHOT_VERSION) lets a shape's hit events byte say that it has no
+ * contact events (CAROM_SHAPE_NO_CONTACT_EVENTS, shape.h). */
 #define OLDEST_VERSION 2
 
 /* Body options in the scene part (version 5). */

@@ -363,6 +363,7 @@ static void make_slots(scene_slots* slots, const carom_body* bodies, const carom
         slot->next_shape = shape->next_shape;
         slot->live = true;
         slot->is_sensor = shape->is_sensor;
+        slot->reports_touch = carom_shape_reports_touch(shape);
         slot->rank = (uint8_t)carom_contact_rank(shape->type);
         slot->body_type = (uint8_t)bodies[shape->body].type;
     }

@@ -78,6 +78,7 @@ typedef struct shape_slot {
     int next_shape;
     bool live;
     bool is_sensor;
+    bool reports_touch; /* carom_shape_reports_touch */
     uint8_t rank;      /* carom_contact_rank of its type */
     uint8_t body_type; /* its body's carom_body_type */
 } shape_slot;

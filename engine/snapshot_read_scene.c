@@ -219,6 +219,17 @@ static void read_geometry(reader* r, carom_shape* shape, int id, int version) {
     carom_shape_find_box(shape);
 }
 
+/* A shape's events byte (carom_shape_event_bits): before version 6, its hit events flag alone. */
+static void read_event_bits(reader* r, carom_shape* shape, int id, int version) {
+    uint8_t bits = get_u8(r);
+    uint8_t known = CAROM_SHAPE_HIT_EVENTS | (version >= 6 ? CAROM_SHAPE_NO_CONTACT_EVENTS : 0);
+    if (!r->failed && (bits & ~known) != 0) {
+        reader_fail(r, "event flags of shape %d are %u", id, bits);
+    }
+    shape->enable_hit_events = (bits & CAROM_SHAPE_HIT_EVENTS) != 0;
+    shape->enable_contact_events = (bits & CAROM_SHAPE_NO_CONTACT_EVENTS) == 0;
+}
+
 static void read_shape(reader* r, carom_shape* shape, int id, int body_slots, int shape_slots,
                        int version) {
     shape->body = get_index(r, body_slots, false, "body of a shape");
@@ -232,7 +243,7 @@ static void read_shape(reader* r, carom_shape* shape, int id, int body_slots, in
     shape->type = (carom_shape_type)type;
     read_geometry(r, shape, id, version);
     shape->is_sensor = get_flag(r, "sensor flag of shape", id);
-    shape->enable_hit_events = get_flag(r, "hit events flag of shape", id);
+    read_event_bits(r, shape, id, version);
     shape->hit_speed_threshold = get_number(r, 0.0, "hit speed threshold of shape", id);
     shape->surface_grip = get_number(r, 0.0, "surface grip of shape", id);
     shape->density = get_number(r, 0.0, "density of shape", id);

@@ -87,6 +87,7 @@ static void set_contact_head(carom_contact* c, const scene_view* view, int id, i
     const shape_slot* a = &view->shapes[shape_a];
     const shape_slot* b = &view->shapes[shape_b];
     c->is_sensor = a->is_sensor || b->is_sensor;
+    c->reports_touch = a->reports_touch || b->reports_touch; /* carom_shapes_report_touch */
     c->edges[0].body = a->body;
     c->edges[1].body = b->body;
 }

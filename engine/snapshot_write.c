@@ -218,7 +218,7 @@ static void write_shape(writer* w, const carom_shape* shape) {
     put_u8(w, (uint8_t)shape->type);
     write_geometry(w, shape);
     put_u8(w, shape->is_sensor);
-    put_u8(w, shape->enable_hit_events);
+    put_u8(w, carom_shape_event_bits(shape));
     put_f64(w, shape->hit_speed_threshold);
     put_f64(w, shape->surface_grip);
     put_f64(w, shape->density);
@@ -472,7 +472,20 @@ static bool has_rounded_shapes(const carom_world* world) {
     return false;
 }
 
+/* Whether a live shape has its contact events off, which only version 6 holds. */
+static bool has_shapes_without_contact_events(const carom_world* world) {
+    for (int i = 0; i < (int)arrlen(world->shapes); ++i) {
+        if (world->shapes[i].id >= 0 && !world->shapes[i].enable_contact_events) {
+            return true;
+        }
+    }
+    return false;
+}
+
 int carom_snapshot_world_version(const carom_world* world) {
+    if (has_shapes_without_contact_events(world)) {
+        return 6;
+    }
     for (int i = 0; i < (int)arrlen(world->bodies); ++i) {
         const carom_body* body = &world->bodies[i];
         if (body->id >= 0 && (body->fixed_rotation || body->mass_override || body->disabled)) {

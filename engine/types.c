@@ -65,6 +65,7 @@ carom_shape_def carom_default_shape_def(void) {
     def.is_sensor = 0;
     def.one_sided = 0;
     def.enable_hit_events = 0;
+    def.enable_contact_events = 1;
     def.hit_speed_threshold = 1.0;
     def.surface_grip = 1.0;
     def.user_data = NULL;

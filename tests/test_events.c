@@ -1,7 +1,9 @@
 /* Contact, hit and sensor events: what a game reads after each step. */
 #include "helpers.h"
 
+#include <carom/snapshot.h>
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <math.h>
 
 static carom_world_id make_world(void) { return test_make_world(carom_v2(0.0, -10.0)); }
@@ -100,6 +102,90 @@ Test(events, a_resting_box_pushed_into_the_ground_reports_the_hit) {
     /* the velocity set, and the step's gravity not yet applied: the approach before the step */
     cr_assert_float_eq(events.hit_events[0].approach_speed, 2.0, 1e-9, "approach %.12f m/s",
                        events.hit_events[0].approach_speed);
+    carom_destroy_world(world);
+}
+
+/* A ball of density 1 on the ground, with or without contact events. */
+static carom_body_id make_ball_with_events(carom_world_id world, double x, int events) {
+    carom_body_def def = carom_default_body_def();
+    def.type = CAROM_BODY_DYNAMIC;
+    def.position = carom_v2(x, 0.5);
+    carom_body_id ball = carom_create_body(world, &def);
+    carom_shape_def shape = carom_default_shape_def();
+    shape.enable_contact_events = events;
+    carom_circle circle = {{0.0, 0.0}, 0.25};
+    cr_assert(!CAROM_IS_NULL(carom_create_circle_shape(ball, &shape, &circle)));
+    return ball;
+}
+
+/* Begin and end events of the contacts involving `body`, the last step's. */
+static int touch_events_of(carom_world_id world, carom_body_id body, int* ends) {
+    carom_contact_events events = carom_world_get_contact_events(world);
+    int begins = 0;
+    for (int i = 0; i < events.begin_count; ++i) {
+        begins += carom_body_id_equals(carom_shape_get_body(events.begin_events[i].shape_a), body) ||
+                  carom_body_id_equals(carom_shape_get_body(events.begin_events[i].shape_b), body);
+    }
+    for (int i = 0; i < events.end_count; ++i) {
+        *ends += carom_body_id_equals(carom_shape_get_body(events.end_events[i].shape_a), body) ||
+                 carom_body_id_equals(carom_shape_get_body(events.end_events[i].shape_b), body);
+    }
+    return begins;
+}
+
+/* A contact reports its begin and end when either shape asks (enable_contact_events, on by
+ * default); the ground here does not, so a ball that does not either lands and leaves
+ * unreported. A world made from a snapshot keeps each shape's choice. */
+Test(events, contacts_report_touching_only_for_shapes_that_ask_and_so_do_their_snapshots) {
+    carom_world_id world = make_world();
+    carom_body_def ground_def = carom_default_body_def();
+    carom_body_id ground = carom_create_body(world, &ground_def);
+    carom_shape_def quiet = carom_default_shape_def();
+    quiet.enable_contact_events = 0;
+    carom_create_box_shape(ground, &quiet, 50.0, 0.5, carom_v2(0.0, -0.5), 0.0);
+    carom_body_id silent = make_ball_with_events(world, -2.0, 0);
+    carom_body_id heard = make_ball_with_events(world, 2.0, 1);
+    int begins[2] = {0, 0}, ends[2] = {0, 0};
+    for (int step = 0; step < 60; ++step) {
+        test_step(world, 1.0 / 60.0, 1);
+        begins[0] += touch_events_of(world, silent, &ends[0]);
+        begins[1] += touch_events_of(world, heard, &ends[1]);
+    }
+    cr_assert_eq(carom_world_get_counters(world).touching_count, 2, "both balls rest");
+    cr_assert_eq(begins[0], 0, "neither shape of the silent ball's contact asks");
+    cr_assert_eq(begins[1], 1, "the heard ball asks");
+
+    size_t size = 0;
+    cr_assert_eq(carom_world_save(world, CAROM_SNAPSHOT_FULL, NULL, 0, &size), CAROM_OK);
+    unsigned char* data = malloc(size);
+    cr_assert_eq(carom_world_save(world, CAROM_SNAPSHOT_FULL, data, size, &size), CAROM_OK);
+    carom_snapshot_info info;
+    cr_assert_eq(carom_snapshot_get_info(data, size, &info), CAROM_OK);
+    cr_assert_eq(info.version, 6, "shapes without contact events are written in version 6");
+    carom_world_id copy = carom_create_world_from_snapshot(data, size);
+    cr_assert(carom_world_is_valid(copy), "%s", carom_last_error());
+    free(data);
+    carom_world_id worlds[2] = {world, copy};
+    for (int w = 0; w < 2; ++w) {
+        carom_body_id ids[3];
+        int count = 0;
+        cr_assert_eq(carom_world_get_body_ids(worlds[w], ids, 3, &count), CAROM_OK);
+        cr_assert_eq(count, 3);
+        carom_body_id balls[2] = {ids[1], ids[2]}; /* in creation order, the ground first */
+        for (int b = 0; b < 2; ++b) {
+            cr_assert_eq(carom_body_set_linear_velocity(balls[b], carom_v2(0.0, 5.0)), CAROM_OK);
+            ends[b] = 0;
+        }
+        for (int step = 0; step < 10; ++step) {
+            test_step(worlds[w], 1.0 / 60.0, 1);
+            for (int b = 0; b < 2; ++b) {
+                touch_events_of(worlds[w], balls[b], &ends[b]);
+            }
+        }
+        cr_assert_eq(ends[0], 0, "world %d: the silent ball leaves unreported", w);
+        cr_assert_eq(ends[1], 1, "world %d: the heard ball's leaving is reported", w);
+    }
+    carom_destroy_world(copy);
     carom_destroy_world(world);
 }
 

@@ -319,6 +319,34 @@ static int hits_of_drop(const char* ball_keys, const char* ground_keys) {
     return hits;
 }
 
+/* The begin events of the same drop: its contact reports them unless both shapes say
+ * "contact_events": false. */
+static int begins_of_drop(const char* ball_keys, const char* ground_keys) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"bodies\": [{\"name\": \"ground\", \"type\": \"static\", \"shapes\": [{\"type\": "
+             "\"box\", \"half_extents\": [5, 0.5]%s}]},"
+             "{\"name\": \"ball\", \"position\": [0, 3.5], \"shapes\": [{\"type\": \"circle\", "
+             "\"radius\": 0.5%s}]}]}",
+             ground_keys, ball_keys);
+    scene_run run = load_text(text, strlen(text));
+    int begins = 0;
+    for (int step = 0; step < 60; ++step) {
+        run_steps(&run, step, step + 1);
+        begins += carom_world_get_contact_events(run.world).begin_count;
+    }
+    release(&run);
+    return begins;
+}
+
+Test(shape_keys, contact_events) {
+    const char* off = ", \"contact_events\": false";
+    cr_assert_eq(begins_of_drop("", ""), 1);
+    cr_assert_eq(begins_of_drop(off, ""), 1, "the ground's shape asks");
+    cr_assert_eq(begins_of_drop("", off), 1, "the ball's shape asks");
+    cr_assert_eq(begins_of_drop(off, off), 0);
+}
+
 Test(shape_keys, hit_events_and_their_threshold) {
     cr_assert_eq(hits_of_drop("", ""), 0);
     cr_assert_eq(hits_of_drop(", \"hit_events\": true, \"hit_speed_threshold\": 1", ""), 1);

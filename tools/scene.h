@@ -55,6 +55,7 @@ typedef struct scene_shape {
     bool loop; /* chain */
     /* Hit events, surface grip and one-sided chains (carom_shape_def's fields of those names) */
     bool hit_events;            /* enable_hit_events */
+    bool contact_events;        /* enable_contact_events */
     double hit_speed_threshold; /* m/s, >= 0; read when hit_events */
     double surface_grip;        /* sensors only: grip multiplier for vehicles' wheels, >= 0 */
     bool one_sided;             /* chains only: solid on the right of each segment */

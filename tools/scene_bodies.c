@@ -41,6 +41,7 @@ enum shape_key {
     SHAPE_SURFACE_GRIP,
     SHAPE_ONE_SIDED,
     SHAPE_DECOMPOSE,
+    SHAPE_CONTACT_EVENTS,
     SHAPE_KEY_COUNT
 };
 
@@ -53,6 +54,7 @@ static const char* const shape_keys[SHAPE_KEY_COUNT] = {
     "surface_grip",
     "one_sided",
     "decompose",
+    "contact_events",
 };
 
 static const char* const shape_type_names[] = {"circle",  "box",   "polygon",
@@ -363,10 +365,10 @@ static bool read_chain(loader* ld, const cJSON** fields, scene_shape* shape) {
     return ok && points_ok;
 }
 
-/* Hit events, surface grip and one-sidedness: the engine's shape keys beyond material and
+/* Hit and contact events, surface grip and one-sidedness: the engine's shape keys beyond material and
  * filter. Each default is carom_default_shape_def()'s, so a scene without them builds the
  * shapes it always did. A key that would do nothing where it stands (a threshold without hit
- * events, a grip on a shape that is not a sensor) is ignored with a warning, like a key of
+ * events, a grip on a shape that is not a sensor, contact events on a sensor) is ignored with a warning, like a key of
  * another shape type. */
 static bool read_shape_events_and_surface(loader* ld, const cJSON** fields, scene_shape* shape) {
     carom_shape_def engine = carom_default_shape_def();
@@ -374,7 +376,10 @@ static bool read_shape_events_and_surface(loader* ld, const cJSON** fields, scen
     shape->hit_speed_threshold = engine.hit_speed_threshold;
     shape->surface_grip = engine.surface_grip;
     shape->one_sided = engine.one_sided != 0;
+    shape->contact_events = engine.enable_contact_events != 0;
     bool ok = member_bool(ld, fields[SHAPE_HIT_EVENTS], "hit_events", &shape->hit_events);
+    ok = member_bool(ld, fields[SHAPE_CONTACT_EVENTS], "contact_events", &shape->contact_events) &&
+         ok;
     double threshold = shape->hit_speed_threshold;
     ok = member_number(ld, fields[SHAPE_HIT_SPEED_THRESHOLD], "hit_speed_threshold", NON_NEGATIVE,
                        &threshold) &&
@@ -388,6 +393,13 @@ static bool read_shape_events_and_surface(loader* ld, const cJSON** fields, scen
         path_pop(ld, mark);
     } else {
         shape->hit_speed_threshold = threshold;
+    }
+    if (fields[SHAPE_CONTACT_EVENTS] != NULL && ok && shape->sensor) {
+        size_t mark = path_push_key(ld, "contact_events");
+        report_warning(ld, "a sensor reports its overlaps whatever \"contact_events\" says, "
+                           "ignored");
+        path_pop(ld, mark);
+        shape->contact_events = true;
     }
     if (fields[SHAPE_SURFACE_GRIP] != NULL && ok && !shape->sensor) {
         size_t mark = path_push_key(ld, "surface_grip");

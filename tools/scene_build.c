@@ -26,6 +26,7 @@ static carom_shape_def shape_def_of(const scene_shape* shape) {
     def.is_sensor = shape->sensor;
     def.filter = shape->filter;
     def.enable_hit_events = shape->hit_events;
+    def.enable_contact_events = shape->contact_events;
     def.hit_speed_threshold = shape->hit_speed_threshold;
     def.surface_grip = shape->surface_grip;
     def.one_sided = shape->type == SCENE_SHAPE_CHAIN && shape->one_sided;

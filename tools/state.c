@@ -92,7 +92,7 @@ static void write_geometry(FILE* file, const scene_shape* shape) {
     }
 }
 
-/* Hit events, a sensor's surface grip, a one-sided chain: written only when they are not the
+/* Hit events, a sensor's surface grip, a one-sided chain, contact events off: written only when they are not the
  * engine's defaults, so the state files of scenes without them read as they always did. */
 static void write_shape_events_and_surface(FILE* file, const scene_shape* shape) {
     if (shape->hit_events) {
@@ -106,6 +106,9 @@ static void write_shape_events_and_surface(FILE* file, const scene_shape* shape)
     }
     if (shape->type == SCENE_SHAPE_CHAIN && shape->one_sided) {
         fputs(", \"one_sided\": true", file);
+    }
+    if (!shape->contact_events) {
+        fputs(", \"contact_events\": false", file);
     }
 }
 

@@ -42,13 +42,14 @@
 extern "C" {
 #endif
 
-/* The newest format version this build writes (5: bodies with fixed rotation, a mass override
- * or disabled; 4: capsules and rounded polygons; 3: joints); it reads versions 2 to 5. A world is
- * written in the oldest version that holds it entirely: 2 when no joint was ever created in it
- * and the joint settings are the defaults, 3 when it has no capsule or rounded polygon and no
- * body with options, 4 when it has no body with options, so a world that uses none of the newer
+/* The newest format version this build writes (6: shapes without contact events; 5: bodies
+ * with fixed rotation, a mass override or disabled; 4: capsules and rounded polygons; 3:
+ * joints); it reads versions 2 to 6. A world is written in the oldest version that holds it
+ * entirely: 2 when no joint was ever created in it and the joint settings are the defaults, 3
+ * when it has no capsule or rounded polygon and no body with options, 4 when it has no body with
+ * options, 5 when every shape has contact events, so a world that uses none of the newer
  * features keeps the bytes and checksums earlier builds wrote. */
-#define CAROM_SNAPSHOT_VERSION 5
+#define CAROM_SNAPSHOT_VERSION 6
 
 /* Which parts carom_world_save writes. */
 typedef enum carom_snapshot_parts {

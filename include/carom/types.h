@@ -172,6 +172,13 @@ typedef struct carom_shape_def {
                         report enter and exit events (carom_world_get_sensor_events) and do not
                         detect other sensors */
     int enable_hit_events;   /* non-zero: contacts of this shape report hit events, default 0 */
+    int enable_contact_events; /* non-zero: contacts of this shape report when they begin and
+                                  end touching (carom_world_get_contact_events), default 1; a
+                                  contact reports them if either of its shapes does, or has hit
+                                  events (so every hit has its begin). 0 saves the events' work
+                                  where a pile makes or ends thousands of contacts a step (Box2D
+                                  v3's enableContactEvents, 0 by default there). Sensors' events
+                                  do not depend on it */
     double hit_speed_threshold; /* approach speed (m/s, >= 0) above which a hit is reported,
                                    default 1; a pair uses the lower of its shapes' that report */
     double surface_grip; /* sensors only: tyre grip multiplier of the ground this sensor marks,

@@ -119,6 +119,7 @@ static const struct {
     CAROMPY_FIELD(carom_shape_def, filter, 'f'),
     CAROMPY_FIELD(carom_shape_def, is_sensor, 'i'),
     CAROMPY_FIELD(carom_shape_def, enable_hit_events, 'i'),
+    CAROMPY_FIELD(carom_shape_def, enable_contact_events, 'i'),
     CAROMPY_FIELD(carom_shape_def, hit_speed_threshold, 'd'),
     CAROMPY_FIELD(carom_shape_def, surface_grip, 'd'),
     CAROMPY_FIELD(carom_shape_def, one_sided, 'i'),

@@ -254,6 +254,21 @@ def test_hit_and_begin_events_as_records():
     assert begins == 1
 
 
+def test_shapes_without_contact_events_land_unreported():
+    world = carom.World(gravity=(0, -G), dt=DT)
+    ground = world.create_body(type="static", name="ground")
+    ground.add_box((10, 0.5), center=(0, -0.5), enable_contact_events=False)
+    quiet = world.create_body(position=(-2, 1.0), name="quiet")
+    quiet.add_circle(0.5, enable_contact_events=False)
+    heard = world.create_body(position=(2, 1.0), name="heard")
+    heard.add_circle(0.5)
+    begins = []
+    for _ in range(60):
+        world.step()
+        begins += [{event["body_a"], event["body_b"]} for event in world.contact_events()["begin"]]
+    assert begins == [{ground.row, heard.row}]
+
+
 def test_ray_casts_hit_the_top_of_a_box():
     world, ground, _ = ground_and_ball(y=5.0)
     world.step()  # the broad phase's grid is sized at the first step (cell_size 0)

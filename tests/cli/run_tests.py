@@ -943,7 +943,7 @@ def engine_refusals(scratch, good, fields):
             r"checksum is [0-9a-f]{16} but its bytes give [0-9a-f]{16}: it was damaged\n")),
         ("engine_version.snap", with_checksum(bytes(other_version)),
          "engine_version.snap: the engine refused the snapshot: snapshot: the scene part is "
-         "format version 99; this build of carom reads versions 2 to 5\n"),
+         "format version 99; this build of carom reads versions 2 to 6\n"),
         ("swapped.snap", with_checksum(swapped), "swapped.snap: corrupt snapshot: its scene has "
          "4 bodies, its engine snapshot 11\n"),
     ]

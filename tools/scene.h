@@ -53,7 +53,8 @@ typedef struct scene_shape {
     carom_vec2* points;      /* polygon vertices, segment or chain points, as written */
     int point_count;
     bool loop; /* chain */
-    /* Hit events, surface grip and one-sided chains (carom_shape_def's fields of those names) */
+    /* Hit and contact events, surface grip and one-sided chains (carom_shape_def's fields of
+     * those names) */
     bool hit_events;            /* enable_hit_events */
     bool contact_events;        /* enable_contact_events */
     double hit_speed_threshold; /* m/s, >= 0; read when hit_events */

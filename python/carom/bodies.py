@@ -166,7 +166,8 @@ class Body:
     _SHAPE_KEYWORDS = """Material keywords (carom_shape_def): density (kg/m², default 1),
         friction (>= 0, 0.6), restitution (0..1, 0), sensor (False), filter (a dict of
         category, mask, group), enable_hit_events (False), hit_speed_threshold (m/s, 1),
-        enable_contact_events (True: begin and end events), surface_grip (sensors: the grip a vehicle's wheels read, 1), one_sided (chains)."""
+        enable_contact_events (True: begin and end events), surface_grip (sensors: the grip a
+        vehicle's wheels read, 1), one_sided (chains)."""
 
     def add_circle(self, radius, center=(0.0, 0.0), **material):
         """A circle of radius (m) centred at center (m, body frame)."""

@@ -325,7 +325,7 @@ static int hits_of_drop(const char* ball_keys, const char* ground_keys) {
 }
 
 /* The begin events of the same drop: its contact reports them unless both shapes say
- * "contact_events": false. */
+ * "contact_events": false and neither has hit events. */
 static int begins_of_drop(const char* ball_keys, const char* ground_keys) {
     scene_run run = load_drop(ball_keys, ground_keys);
     int begins = 0;
@@ -343,6 +343,8 @@ Test(shape_keys, contact_events) {
     cr_assert_eq(begins_of_drop(off, ""), 1, "the ground's shape asks");
     cr_assert_eq(begins_of_drop("", off), 1, "the ball's shape asks");
     cr_assert_eq(begins_of_drop(off, off), 0);
+    /* every hit has its begin: a shape with hit events reports its contacts' touching too */
+    cr_assert_eq(begins_of_drop(", \"contact_events\": false, \"hit_events\": true", off), 1);
 }
 
 Test(shape_keys, hit_events_and_their_threshold) {

@@ -1225,10 +1225,15 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
         int slot = solver->constraint_slots[i];
         carom_lane_writer w = carom_slot_lane(solver, slot, LANES);
         int how = refresh ? solver->constraint_refresh[i] : CAROM_REFRESH_NONE;
-        if (how == CAROM_REFRESH_SEPARATIONS && slot >= 0) {
-            if (w.lane == 0 && slot / LANES + 1 < solver->group_count) {
-                fetch_motion_for_writing(carom_slot_lane(solver, slot + LANES, LANES), false);
+        if (slot >= 0 && w.lane == 0 && slot / LANES + 1 < solver->group_count) {
+            carom_lane_writer next = carom_slot_lane(solver, slot + LANES, LANES);
+            if (refresh) {
+                fetch_motion_for_writing(next, how != CAROM_REFRESH_SEPARATIONS);
+            } else {
+                fetch_group_for_writing(next);
             }
+        }
+        if (how == CAROM_REFRESH_SEPARATIONS && slot >= 0) {
             refresh_separations(w.group, w.cold, w.lane, &solver->constraint_separations[2 * i],
                                 solver->constraint_points[i]);
             continue;
@@ -1250,14 +1255,6 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
         if (slot < 0) { /* the overflow's width-1 groups */
             carom_contact_kernel_lanes1.prepare(w.group, w.cold, w.lane, &input);
             continue;
-        }
-        if (w.lane == 0 && slot / LANES + 1 < solver->group_count) {
-            carom_lane_writer next = carom_slot_lane(solver, slot + LANES, LANES);
-            if (refresh) {
-                fetch_motion_for_writing(next, true);
-            } else {
-                fetch_group_for_writing(next);
-            }
         }
         if (refreshed) {
             refresh_lane(w.group, w.cold, w.lane, &input);

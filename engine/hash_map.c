@@ -63,10 +63,6 @@ static int capacity_for(const carom_hash_map* map, int count) {
     return capacity;
 }
 
-static void grow(carom_hash_map* map) {
-    grow_to(map, capacity_for(map, map->count + 1));
-}
-
 void carom_hash_map_reserve(carom_hash_map* map, int count) {
     int capacity = capacity_for(map, count);
     if (capacity > map->capacity) {
@@ -76,9 +72,7 @@ void carom_hash_map_reserve(carom_hash_map* map, int count) {
 
 /* The slot where key is, or where it would go, with room made for one more key. */
 static int slot_for_insert(carom_hash_map* map, uint64_t key) {
-    if (2 * (map->count + 1) > map->capacity) {
-        grow(map);
-    }
+    carom_hash_map_reserve(map, map->count + 1);
     return find_slot(map, key);
 }
 

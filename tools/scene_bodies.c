@@ -365,11 +365,18 @@ static bool read_chain(loader* ld, const cJSON** fields, scene_shape* shape) {
     return ok && points_ok;
 }
 
-/* Hit and contact events, surface grip and one-sidedness: the engine's shape keys beyond material and
- * filter. Each default is carom_default_shape_def()'s, so a scene without them builds the
- * shapes it always did. A key that would do nothing where it stands (a threshold without hit
- * events, a grip on a shape that is not a sensor, contact events on a sensor) is ignored with a warning, like a key of
- * another shape type. */
+/* A key that would do nothing where it stands: a warning saying why, at the key. */
+static void warn_ignored_key(loader* ld, const char* key, const char* why) {
+    size_t mark = path_push_key(ld, key);
+    report_warning(ld, "%s, ignored", why);
+    path_pop(ld, mark);
+}
+
+/* Hit and contact events, surface grip and one-sidedness: the engine's shape keys beyond
+ * material and filter. Each default is carom_default_shape_def()'s, so a scene without them
+ * builds the shapes it always did. A key that would do nothing where it stands (a threshold
+ * without hit events, a grip on a shape that is not a sensor, contact events on a sensor) is
+ * ignored with a warning, like a key of another shape type. */
 static bool read_shape_events_and_surface(loader* ld, const cJSON** fields, scene_shape* shape) {
     carom_shape_def engine = carom_default_shape_def();
     shape->hit_events = engine.enable_hit_events != 0;
@@ -388,24 +395,19 @@ static bool read_shape_events_and_surface(loader* ld, const cJSON** fields, scen
     ok = member_number(ld, fields[SHAPE_SURFACE_GRIP], "surface_grip", NON_NEGATIVE, &grip) && ok;
     ok = member_bool(ld, fields[SHAPE_ONE_SIDED], "one_sided", &shape->one_sided) && ok;
     if (fields[SHAPE_HIT_SPEED_THRESHOLD] != NULL && ok && !shape->hit_events) {
-        size_t mark = path_push_key(ld, "hit_speed_threshold");
-        report_warning(ld, "only a shape with \"hit_events\": true reports hits, ignored");
-        path_pop(ld, mark);
+        warn_ignored_key(ld, "hit_speed_threshold",
+                         "only a shape with \"hit_events\": true reports hits");
     } else {
         shape->hit_speed_threshold = threshold;
     }
     if (fields[SHAPE_CONTACT_EVENTS] != NULL && ok && shape->sensor) {
-        size_t mark = path_push_key(ld, "contact_events");
-        report_warning(ld, "a sensor reports its overlaps whatever \"contact_events\" says, "
-                           "ignored");
-        path_pop(ld, mark);
+        warn_ignored_key(ld, "contact_events",
+                         "a sensor reports its overlaps whatever \"contact_events\" says");
         shape->contact_events = true;
     }
     if (fields[SHAPE_SURFACE_GRIP] != NULL && ok && !shape->sensor) {
-        size_t mark = path_push_key(ld, "surface_grip");
-        report_warning(ld, "only a sensor (\"sensor\": true) marks a surface for vehicles, "
-                           "ignored");
-        path_pop(ld, mark);
+        warn_ignored_key(ld, "surface_grip",
+                         "only a sensor (\"sensor\": true) marks a surface for vehicles");
     } else {
         shape->surface_grip = grip;
     }

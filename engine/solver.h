@@ -140,8 +140,8 @@ struct carom_solver {
      * per constraint what its lane needs if it does (carom_lane_refresh, from its manifold's
      * recycling): a recycled constraint of a refreshing step keeps its lane but for what the
      * recycling changed, its separations (two a constraint, rounded as the lanes hold them; set
-     * for CAROM_REFRESH_SEPARATIONS only). approach_read: a shape of the world asks for hit events, which read every lane's approach,
-     * set before the collection. */
+     * for CAROM_REFRESH_SEPARATIONS only). approach_read: a shape of the world asks for hit
+     * events, which read every lane's approach; set before the collection. */
     int* previous_contacts;
     int* previous_state_a;
     int* previous_state_b;

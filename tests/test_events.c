@@ -123,8 +123,9 @@ static int touch_events_of(carom_world_id world, carom_body_id body, int* ends) 
     carom_contact_events events = carom_world_get_contact_events(world);
     int begins = 0;
     for (int i = 0; i < events.begin_count; ++i) {
-        begins += carom_body_id_equals(carom_shape_get_body(events.begin_events[i].shape_a), body) ||
-                  carom_body_id_equals(carom_shape_get_body(events.begin_events[i].shape_b), body);
+        const carom_contact_begin_event* e = &events.begin_events[i];
+        begins += carom_body_id_equals(carom_shape_get_body(e->shape_a), body) ||
+                  carom_body_id_equals(carom_shape_get_body(e->shape_b), body);
     }
     for (int i = 0; i < events.end_count; ++i) {
         *ends += carom_body_id_equals(carom_shape_get_body(events.end_events[i].shape_a), body) ||

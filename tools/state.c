@@ -92,8 +92,9 @@ static void write_geometry(FILE* file, const scene_shape* shape) {
     }
 }
 
-/* Hit events, a sensor's surface grip, a one-sided chain, contact events off: written only when they are not the
- * engine's defaults, so the state files of scenes without them read as they always did. */
+/* Hit events, a sensor's surface grip, a one-sided chain, contact events off: written only when
+ * they are not the engine's defaults, so the state files of scenes without them read as they
+ * always did. */
 static void write_shape_events_and_surface(FILE* file, const scene_shape* shape) {
     if (shape->hit_events) {
         fputs(", \"hit_events\": true", file);

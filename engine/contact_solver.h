@@ -281,10 +281,12 @@ typedef struct carom_contact_kernel {
                        bool finish);
     /* One pass of normal and friction impulses; with use_bias, penetration is pushed out
      * softly, without (the relax pass) only velocities are corrected. `colds` are the groups'
-     * cold groups (the block's matrix). */
+     * cold groups (the block's matrix). one_color: the groups are of one colour, so no two of
+     * them move a body in common, and the kernel may solve two at once (the overflow's may
+     * share bodies: false). The same bits either way. */
     void (*solve)(void* groups, const double* colds, int count, carom_body_state* states,
                   const carom_vec2* delta_positions, const carom_solve_settings* settings,
-                  bool use_bias);
+                  bool use_bias, bool one_color);
     /* Bounce points that approached faster than threshold (m/s) and pushed; `colds` are the
      * groups' cold groups. */
     void (*restitution)(void* groups, const double* colds, int count, carom_body_state* states,

@@ -239,25 +239,23 @@ static CAROM_FORCE_INLINE void scatter(carom_body_state* states, const int32_t* 
 static CAROM_FORCE_INLINE body_lanes gather_halves(const carom_body_state* states,
                                                    const carom_vec2* delta_positions,
                                                    const int32_t* index, bool motion) {
-    body_lanes b;
+    /* gathered into arrays, then loaded: gcc 12 took a vector filled element by element for
+     * one used uninitialized (-Wmaybe-uninitialized) where a pass solves two groups at once */
+    double column[7][LANES];
     for (int l = 0; l < LANES; ++l) {
         const carom_body_state* s = state_at(states, index, l);
-        b.vx[l] = s->linear_velocity.x;
-        b.vy[l] = s->linear_velocity.y;
-        b.w[l] = s->angular_velocity;
-        if (motion) {
-            const double* dp = motion_at(delta_positions, index, l);
-            b.dpx[l] = dp[0];
-            b.dpy[l] = dp[1];
-            b.dqc[l] = s->turn.c;
-            b.dqs[l] = s->turn.s;
-        }
+        const double* dp = motion ? motion_at(delta_positions, index, l) : NULL;
+        column[0][l] = s->linear_velocity.x;
+        column[1][l] = s->linear_velocity.y;
+        column[2][l] = s->angular_velocity;
+        column[3][l] = motion ? dp[0] : 0.0;
+        column[4][l] = motion ? dp[1] : 0.0;
+        column[5][l] = motion ? (double)s->turn.c : 1.0;
+        column[6][l] = motion ? (double)s->turn.s : 0.0;
     }
-    if (!motion) {
-        b.dpx = b.dpy = b.dqs = lane_zero();
-        b.dqc = lane_splat(1.0);
-    }
-    b.turn_bits = lane_zero();
+    body_lanes b = {lane_load(column[0]), lane_load(column[1]), lane_load(column[2]),
+                    lane_load(column[3]), lane_load(column[4]), lane_load(column[5]),
+                    lane_load(column[6]), lane_zero()};
     return b;
 }
 
@@ -602,34 +600,49 @@ typedef struct separation_lanes {
  * sideways; deeper first also keeps a spinning box's leading corner out of a wall. Lanes whose
  * order is the other way round read their two points the other way round (ordered_point). The
  * accumulated impulses are read from the group; the new ones and where they pushed come out in
- * normal and pushed, in the points' own order. */
-static CAROM_FORCE_INLINE void solve_normal_ordered(group_view g, body_lanes* a, body_lanes* b,
-                                                    const separation_lanes* sep, lane_d* normal,
-                                                    lane_mask* pushed, lane_mask second,
-                                                    bool all_second) {
-    lane_d accumulated[2];
-    lane_mask top[2];
-    for (int k = 0; k < 2; ++k) {
-        constraint_lanes c = reread_constraint(&g);
-        point_lanes q = ordered_point(g, sep->swap, k);
-        const drive_lanes* own = &sep->d[k];
-        const drive_lanes* other = &sep->d[1 - k];
-        drive_lanes d = {lane_select(sep->swap, other->bias, own->bias),
-                         lane_select(sep->swap, other->mass_scale, own->mass_scale),
-                         lane_select(sep->swap, other->impulse_scale, own->impulse_scale)};
-        lane_d mass = ordered_field(g, sep->swap, CAROM_CF_NORMAL_MASS, k);
-        accumulated[k] = ordered_field(g, sep->swap, CAROM_CF_NORMAL_IMPULSE, k);
-        top[k] = lane_zero_mask(); /* nothing pushed yet in this pass */
-        if (k == 0 || all_second) {
-            solve_point(a, b, &c, &q, &d, mass, &accumulated[k], &top[k]);
-        } else {
-            solve_point_where(second, a, b, &c, &q, &d, mass, &accumulated[k], &top[k]);
-        }
+ * normal and pushed, in the points' own order.
+ *
+ * Point k (0 first) in solving order: its accumulated impulse and where it pushed come out in
+ * solving order too (unorder puts them back). */
+static CAROM_FORCE_INLINE void solve_ordered_point(group_view g, body_lanes* a, body_lanes* b,
+                                                   const separation_lanes* sep, int k,
+                                                   lane_mask second, bool all_second,
+                                                   lane_d* accumulated, lane_mask* top) {
+    constraint_lanes c = reread_constraint(&g);
+    point_lanes q = ordered_point(g, sep->swap, k);
+    const drive_lanes* own = &sep->d[k];
+    const drive_lanes* other = &sep->d[1 - k];
+    drive_lanes d = {lane_select(sep->swap, other->bias, own->bias),
+                     lane_select(sep->swap, other->mass_scale, own->mass_scale),
+                     lane_select(sep->swap, other->impulse_scale, own->impulse_scale)};
+    lane_d mass = ordered_field(g, sep->swap, CAROM_CF_NORMAL_MASS, k);
+    *accumulated = ordered_field(g, sep->swap, CAROM_CF_NORMAL_IMPULSE, k);
+    *top = lane_zero_mask(); /* nothing pushed yet in this pass */
+    if (k == 0 || all_second) {
+        solve_point(a, b, &c, &q, &d, mass, accumulated, top);
+    } else {
+        solve_point_where(second, a, b, &c, &q, &d, mass, accumulated, top);
     }
+}
+
+static CAROM_FORCE_INLINE void unorder(const separation_lanes* sep, const lane_d* accumulated,
+                                       const lane_mask* top, lane_d* normal, lane_mask* pushed) {
     for (int j = 0; j < 2; ++j) {
         normal[j] = lane_select(sep->swap, accumulated[1 - j], accumulated[j]);
         pushed[j] = lane_select_mask(sep->swap, top[1 - j], top[j]);
     }
+}
+
+static CAROM_FORCE_INLINE void solve_normal_ordered(group_view g, body_lanes* a, body_lanes* b,
+                                                    const separation_lanes* sep, lane_d* normal,
+                                                    lane_mask* pushed, lane_mask second,
+                                                    bool all_second) {
+    lane_d accumulated[2] = {lane_zero(), lane_zero()}; /* all written: gcc cannot tell */
+    lane_mask top[2] = {lane_zero_mask(), lane_zero_mask()};
+    for (int k = 0; k < 2; ++k) {
+        solve_ordered_point(g, a, b, sep, k, second, all_second, &accumulated[k], &top[k]);
+    }
+    unorder(sep, accumulated, top, normal, pushed);
 }
 
 /* Where a manifold's two points are alike, both normal impulses come at once from the 2x2
@@ -642,16 +655,21 @@ static CAROM_FORCE_INLINE void solve_normal_ordered(group_view g, body_lanes* a,
  *   another: a block keeps a symmetric stack exactly symmetric (every x and angle stays 0).
  * Solving unlike penetrating points as a block too made the 5,050-box pyramid creep 9 cm in 8 s
  * and sag 0.85 m, against 1.4 cm and 0.55 m in order. The accumulated impulses are read from
- * the group; the new ones and where they pushed come out in normal and pushed. */
-static CAROM_FORCE_INLINE void solve_normal_block(group_view g, body_lanes* a, body_lanes* b,
-                                                  const separation_lanes* sep, lane_d* normal,
-                                                  lane_mask* pushed, lane_mask second,
-                                                  bool all_second) {
+ * the group; the new ones and where they pushed come out in normal and pushed. Which lanes are
+ * alike is worked out first: */
+static CAROM_FORCE_INLINE lane_mask alike_lanes(group_view g, const separation_lanes* sep) {
     const drive_lanes* d = sep->d;
-    lane_mask alike =
-        lane_flag_mask(lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES), CAROM_CF_BLOCK) &
-        ((lane_greater(sep->s[0], lane_zero()) & lane_greater(sep->s[1], lane_zero())) |
-         (lane_equal(sep->s[0], sep->s[1]) & lane_equal(d[0].mass_scale, d[1].mass_scale)));
+    return lane_flag_mask(lane_load_i32(g.ints + CAROM_CI_FLAGS * LANES), CAROM_CF_BLOCK) &
+           ((lane_greater(sep->s[0], lane_zero()) & lane_greater(sep->s[1], lane_zero())) |
+            (lane_equal(sep->s[0], sep->s[1]) & lane_equal(d[0].mass_scale, d[1].mass_scale)));
+}
+
+/* The two normal impulses of a group whose lanes of `alike` (alike_lanes) may take the block. */
+static CAROM_FORCE_INLINE void solve_normal_block(group_view g, body_lanes* a, body_lanes* b,
+                                                  const separation_lanes* sep, lane_mask alike,
+                                                  lane_d* normal, lane_mask* pushed,
+                                                  lane_mask second, bool all_second) {
+    const drive_lanes* d = sep->d;
     /* Most groups take one way in every lane (piles: in order; symmetric stacks: the block):
      * only the way taken is worked out, with the same bits as the mixed case below. In a pile
      * no lane's points are alike, and the block's impulses are not even worked out: that was a
@@ -745,57 +763,56 @@ static CAROM_FORCE_INLINE void separations(group_view g, const body_lanes* a, co
     }
 }
 
-/* One pass over a group: all_second is a constant where it is inlined, so that groups whose
- * constraints all have two points (piles of boxes) run without a mask. */
-static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* states,
-                                              const carom_vec2* delta_positions,
-                                              const carom_solve_settings* settings, bool use_bias,
-                                              int points, lane_mask second, bool all_second) {
-    body_lanes a = gather(states, delta_positions, g.ints + CAROM_CI_STATE_A * LANES);
-    body_lanes b = gather(states, delta_positions, g.ints + CAROM_CI_STATE_B * LANES);
-    separation_lanes sep;
-    separations(g, &a, &b, points, sep.s);
-
-    lane_mask pushed[2] = {lane_zero_mask(), lane_zero_mask()}; /* in this pass */
-    if (points == 1) {
-        solve_single_points(g, &a, &b, sep.s[0], settings, use_bias, &pushed[0]);
-    } else {
-        lane_mask tie_break = settings->flip ? ~(lane_mask){0} : (lane_mask){0};
-        sep.swap = lane_greater(sep.s[0], sep.s[1]) | (lane_equal(sep.s[0], sep.s[1]) & tie_break);
-        if (!all_second) {
-            sep.swap &= second; /* a lane with one point keeps it first, its missing second
-                                 * left out */
-        }
-        constraint_lanes spring_of = reread_constraint(&g); /* its masses pick the spring */
-        spring_lanes spring = springs(&spring_of, settings);
-        for (int j = 0; j < 2; ++j) {
-            sep.d[j] = drive(sep.s[j], &spring, settings, use_bias);
-        }
-        lane_d normal[2];
-        solve_normal_block(g, &a, &b, &sep, normal, pushed, second, all_second);
-        put(g, PF(0, CAROM_CF_NORMAL_IMPULSE), normal[0]);
-        put(g, PF(1, CAROM_CF_NORMAL_IMPULSE), normal[1]);
-        /* Friction, within the cone of the normal impulses just found. */
-        for (int j = 0; j < 2; ++j) {
-            constraint_lanes c = reread_constraint(&g);
-            point_lanes p = load_point(g, j);
-            lane_d friction = get_float(g, CAROM_CFF_FRICTION);
-            lane_d normal_impulse = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
-            lane_d tangent_impulse = get(g, PF(j, CAROM_CF_TANGENT_IMPULSE));
-            lane_d tangent_mass = get_float(g, PFF(j, CAROM_CFF_TANGENT_MASS));
-            if (j == 0 || all_second) {
-                solve_friction(&a, &b, &c, &p, friction, tangent_mass, normal_impulse,
-                               &tangent_impulse);
-            } else {
-                solve_friction_in(second, false, &a, &b, &c, &p, friction, tangent_mass,
-                                  normal_impulse, &tangent_impulse);
-            }
-            put(g, PF(j, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
-        }
+/* A pass over a group of two-point constraints, in stages (all_second is a constant where they
+ * are inlined, so that groups whose constraints all have two points, piles of boxes, run
+ * without a mask). It begins with the group's bodies and its points' separations, order and
+ * drives. */
+static CAROM_FORCE_INLINE void begin_pass(group_view g, carom_body_state* states,
+                                          const carom_vec2* delta_positions,
+                                          const carom_solve_settings* settings, bool use_bias,
+                                          lane_mask second, bool all_second, body_lanes* a,
+                                          body_lanes* b, separation_lanes* sep) {
+    *a = gather(states, delta_positions, g.ints + CAROM_CI_STATE_A * LANES);
+    *b = gather(states, delta_positions, g.ints + CAROM_CI_STATE_B * LANES);
+    separations(g, a, b, 2, sep->s);
+    lane_mask tie_break = settings->flip ? ~(lane_mask){0} : (lane_mask){0};
+    sep->swap = lane_greater(sep->s[0], sep->s[1]) | (lane_equal(sep->s[0], sep->s[1]) & tie_break);
+    if (!all_second) {
+        sep->swap &= second; /* a lane with one point keeps it first, its missing second left
+                              * out */
     }
-    /* Stored only where a point pushed for the first time this step: after a substep or two
-     * the flags no longer change, and a line left clean is one line fewer written back to
-     * memory per group and pass (a pile's groups stream from memory). */
+    constraint_lanes spring_of = reread_constraint(&g); /* its masses pick the spring */
+    spring_lanes spring = springs(&spring_of, settings);
+    for (int j = 0; j < 2; ++j) {
+        sep->d[j] = drive(sep->s[j], &spring, settings, use_bias);
+    }
+}
+
+/* Friction at point j, within the cone of the normal impulse just found (and stored). */
+static CAROM_FORCE_INLINE void solve_friction_point(group_view g, body_lanes* a, body_lanes* b,
+                                                    int j, lane_mask second, bool all_second) {
+    constraint_lanes c = reread_constraint(&g);
+    point_lanes p = load_point(g, j);
+    lane_d friction = get_float(g, CAROM_CFF_FRICTION);
+    lane_d normal_impulse = get(g, PF(j, CAROM_CF_NORMAL_IMPULSE));
+    lane_d tangent_impulse = get(g, PF(j, CAROM_CF_TANGENT_IMPULSE));
+    lane_d tangent_mass = get_float(g, PFF(j, CAROM_CFF_TANGENT_MASS));
+    if (j == 0 || all_second) {
+        solve_friction(a, b, &c, &p, friction, tangent_mass, normal_impulse, &tangent_impulse);
+    } else {
+        solve_friction_in(second, false, a, b, &c, &p, friction, tangent_mass, normal_impulse,
+                          &tangent_impulse);
+    }
+    put(g, PF(j, CAROM_CF_TANGENT_IMPULSE), tangent_impulse);
+}
+
+/* A pass ends with where the points pushed in the group's flags and the bodies written back.
+ * The flags are stored only where a point pushed for the first time this step: after a substep
+ * or two they no longer change, and a line left clean is one line fewer written back to memory
+ * per group and pass (a pile's groups stream from memory). */
+static CAROM_FORCE_INLINE void end_pass(group_view g, carom_body_state* states,
+                                        const body_lanes* a, const body_lanes* b,
+                                        const lane_mask* pushed) {
     int32_t* flags = g.ints + CAROM_CI_FLAGS * LANES;
     lane_i32 old_flags = lane_load_i32(flags);
     lane_i32 new_flags =
@@ -803,10 +820,96 @@ static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* st
     if (lane_i32_differ(old_flags, new_flags)) {
         lane_store_i32(flags, new_flags);
     }
-    scatter(states, g.ints + CAROM_CI_STATE_A * LANES, g.ints + CAROM_CI_FLAGS * LANES,
-            CAROM_CF_WRITE_A, &a);
-    scatter(states, g.ints + CAROM_CI_STATE_B * LANES, g.ints + CAROM_CI_FLAGS * LANES,
-            CAROM_CF_WRITE_B, &b);
+    scatter(states, g.ints + CAROM_CI_STATE_A * LANES, flags, CAROM_CF_WRITE_A, a);
+    scatter(states, g.ints + CAROM_CI_STATE_B * LANES, flags, CAROM_CF_WRITE_B, b);
+}
+
+static CAROM_FORCE_INLINE void put_normals(group_view g, const lane_d* normal) {
+    put(g, PF(0, CAROM_CF_NORMAL_IMPULSE), normal[0]);
+    put(g, PF(1, CAROM_CF_NORMAL_IMPULSE), normal[1]);
+}
+
+/* One pass over a group. */
+static CAROM_FORCE_INLINE void solve_group_of(group_view g, carom_body_state* states,
+                                              const carom_vec2* delta_positions,
+                                              const carom_solve_settings* settings, bool use_bias,
+                                              int points, lane_mask second, bool all_second) {
+    body_lanes a, b;
+    lane_mask pushed[2] = {lane_zero_mask(), lane_zero_mask()}; /* in this pass */
+    if (points == 1) {
+        a = gather(states, delta_positions, g.ints + CAROM_CI_STATE_A * LANES);
+        b = gather(states, delta_positions, g.ints + CAROM_CI_STATE_B * LANES);
+        lane_d separation;
+        separations(g, &a, &b, 1, &separation);
+        solve_single_points(g, &a, &b, separation, settings, use_bias, &pushed[0]);
+    } else {
+        separation_lanes sep;
+        begin_pass(g, states, delta_positions, settings, use_bias, second, all_second, &a, &b,
+                   &sep);
+        lane_d normal[2];
+        solve_normal_block(g, &a, &b, &sep, alike_lanes(g, &sep), normal, pushed, second,
+                           all_second);
+        put_normals(g, normal);
+        for (int j = 0; j < 2; ++j) {
+            solve_friction_point(g, &a, &b, j, second, all_second);
+        }
+    }
+    end_pass(g, states, &a, &b, pushed);
+}
+
+/* One pass over two groups of one colour whose constraints all have two points, solved
+ * interleaved, stage by stage and point by point: each group's pass is a chain of clamped
+ * impulses, each waiting for the velocities the one before it left, longer than the processor
+ * looks ahead; the two groups share no body that either moves, so their chains run side by side
+ * and each gives the bits it gives alone. Where a lane may take the block (rare in a pile) the
+ * two normal solves run one after the other. */
+static CAROM_FORCE_INLINE void solve_group_pair(group_view g0, group_view g1,
+                                                carom_body_state* states,
+                                                const carom_vec2* delta_positions,
+                                                const carom_solve_settings* settings,
+                                                bool use_bias) {
+    group_view g[2] = {g0, g1};
+    lane_mask every = ~lane_zero_mask(); /* every lane has its second point */
+    body_lanes a[2], b[2];
+    separation_lanes sep[2];
+    lane_mask alike[2];
+    for (int q = 0; q < 2; ++q) {
+        begin_pass(g[q], states, delta_positions, settings, use_bias, every, true, &a[q], &b[q],
+                   &sep[q]);
+        alike[q] = alike_lanes(g[q], &sep[q]);
+    }
+    lane_d normal[2][2];
+    lane_mask pushed[2][2];
+    if (lane_any(alike[0] | alike[1])) {
+        for (int q = 0; q < 2; ++q) {
+            solve_normal_block(g[q], &a[q], &b[q], &sep[q], alike[q], normal[q], pushed[q], every,
+                               true);
+        }
+    } else {
+        lane_d accumulated[2][2] = {{lane_zero(), lane_zero()}, {lane_zero(), lane_zero()}};
+        lane_mask top[2][2] = {{lane_zero_mask(), lane_zero_mask()},
+                               {lane_zero_mask(), lane_zero_mask()}};
+        for (int k = 0; k < 2; ++k) {
+            for (int q = 0; q < 2; ++q) {
+                solve_ordered_point(g[q], &a[q], &b[q], &sep[q], k, every, true,
+                                    &accumulated[q][k], &top[q][k]);
+            }
+        }
+        for (int q = 0; q < 2; ++q) {
+            unorder(&sep[q], accumulated[q], top[q], normal[q], pushed[q]);
+        }
+    }
+    for (int q = 0; q < 2; ++q) {
+        put_normals(g[q], normal[q]);
+    }
+    for (int j = 0; j < 2; ++j) {
+        for (int q = 0; q < 2; ++q) {
+            solve_friction_point(g[q], &a[q], &b[q], j, every, true);
+        }
+    }
+    for (int q = 0; q < 2; ++q) {
+        end_pass(g[q], states, &a[q], &b[q], pushed[q]);
+    }
 }
 
 /* The groups with a one-point constraint, out of line so that the loop over two-point groups
@@ -824,33 +927,48 @@ static __attribute__((noinline)) void solve_group_with_single_points(
     }
 }
 
-static CAROM_FORCE_INLINE void solve_group(group_view g, carom_body_state* states,
-                                           const carom_vec2* delta_positions,
-                                           const carom_solve_settings* settings, bool use_bias) {
-    lane_mask second = second_points_by_mass(g);
-    if (lane_all(second)) {
+/* The passes over `count` groups, in order; those of one colour (one_color) two at a time
+ * where both have two points in every lane (solve_group_pair), which gives the same bits. */
+static CAROM_FORCE_INLINE void solve_groups_with(void* groups, const double* colds, int count,
+                                                 carom_body_state* states,
+                                                 const carom_vec2* delta_positions,
+                                                 const carom_solve_settings* settings,
+                                                 bool use_bias, bool one_color) {
+    char* bytes = groups;
+    size_t stride = carom_contact_group_size(LANES);
+    size_t cold_stride = CAROM_CC_COUNT * LANES;
+    int i = 0;
+    while (i < count) {
+        group_view g = view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride);
+        lane_mask second = second_points_by_mass(g);
+        if (!lane_all(second)) {
+            solve_group_with_single_points(&g, states, delta_positions, settings, use_bias, second);
+            i += 1;
+            continue;
+        }
+        if (one_color && i + 1 < count) {
+            group_view next =
+                view(bytes + (size_t)(i + 1) * stride, colds + (size_t)(i + 1) * cold_stride);
+            if (lane_all(second_points_by_mass(next))) {
+                solve_group_pair(g, next, states, delta_positions, settings, use_bias);
+                i += 2;
+                continue;
+            }
+        }
         solve_group_of(g, states, delta_positions, settings, use_bias, 2, second, true);
-    } else {
-        solve_group_with_single_points(&g, states, delta_positions, settings, use_bias, second);
+        i += 1;
     }
 }
 
 static void solve_groups(void* groups, const double* colds, int count, carom_body_state* states,
                          const carom_vec2* delta_positions, const carom_solve_settings* settings,
-                         bool use_bias) {
-    char* bytes = groups;
-    size_t stride = carom_contact_group_size(LANES);
-    size_t cold_stride = CAROM_CC_COUNT * LANES;
+                         bool use_bias, bool one_color) {
     if (use_bias) {
-        for (int i = 0; i < count; ++i) {
-            solve_group(view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride), states,
-                        delta_positions, settings, true);
-        }
+        solve_groups_with(groups, colds, count, states, delta_positions, settings, true,
+                          one_color);
     } else {
-        for (int i = 0; i < count; ++i) {
-            solve_group(view(bytes + (size_t)i * stride, colds + (size_t)i * cold_stride), states,
-                        delta_positions, settings, false);
-        }
+        solve_groups_with(groups, colds, count, states, delta_positions, settings, false,
+                          one_color);
     }
 }
 

@@ -418,7 +418,7 @@ static void run_color_range(int begin, int end, int worker, void* context) {
     case PASS_SOLVE:
     case PASS_RELAX:
         kernel->solve(groups, colds, count, solver->states, solver->delta_positions, p->settings,
-                      p->pass == PASS_SOLVE);
+                      p->pass == PASS_SOLVE, true);
         break;
     case PASS_RESTITUTION:
         kernel->restitution(groups, colds, count, solver->states,
@@ -458,7 +458,8 @@ static void contact_pass(carom_world* world, enum contact_pass pass,
     case PASS_SOLVE:
     case PASS_RELAX:
         overflow->solve(solver->overflow, solver->overflow_colds, solver->overflow_count,
-                        solver->states, solver->delta_positions, settings, pass == PASS_SOLVE);
+                        solver->states, solver->delta_positions, settings, pass == PASS_SOLVE,
+                        false);
         break;
     case PASS_RESTITUTION:
         overflow->restitution(solver->overflow, solver->overflow_colds, solver->overflow_count,

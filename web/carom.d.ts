@@ -143,6 +143,9 @@ export interface ShapeOptions {
   hitEvents?: boolean;
   /** m/s, default 1 */
   hitSpeedThreshold?: number;
+  /** Report begin and end events for this shape's contacts (default true; a contact reports
+   * them if either of its shapes asks, or has hit events). */
+  contactEvents?: boolean;
 }
 
 export interface Body {

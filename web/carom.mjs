@@ -210,7 +210,8 @@ function createWorld(m, settings) {
 function material(options) {
   return [options.density ?? 1, options.friction ?? 0.6, options.restitution ?? 0,
     flag(options.sensor, false), options.category ?? 1, options.mask ?? -1, options.group ?? 0,
-    flag(options.hitEvents, false), options.hitSpeedThreshold ?? 1];
+    flag(options.hitEvents, false), options.hitSpeedThreshold ?? 1,
+    flag(options.contactEvents, true)];
 }
 
 /** A body of a world; id is its index in world.bodies(). Shape adders return the body. */

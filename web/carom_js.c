@@ -948,7 +948,7 @@ static carom_body_id body_of(web_world* w, int id) {
 }
 
 /* A shape's material. def: density, friction, restitution, sensor, category, mask (-1: every
- * bit), group, hit events, hit speed threshold: 9 doubles. The filter's numbers are checked here
+ * bit), group, hit events, hit speed threshold, contact events: 10 doubles. The filter's numbers are checked here
  * (JavaScript numbers are doubles: bits 0 to 52, as in scene files); the rest by the engine. */
 static bool material_ok(const double* d) {
     return whole_number(d[4], 0, 9007199254740991.0, "category") &&
@@ -967,6 +967,7 @@ static carom_shape_def shape_def_of(const double* d) {
     def.filter.group = (int32_t)d[6];
     def.enable_hit_events = d[7] != 0;
     def.hit_speed_threshold = d[8];
+    def.enable_contact_events = d[9] != 0;
     return def;
 }
 

@@ -263,6 +263,25 @@ test('draw data, queries, dragging and events', () => {
     }
   }
   assert.ok(seen.has('begin') && seen.has('hit'));
+  // Contact events per shape: a ball that asks for none, on a ground that asks for none, lands
+  // without a begin event; the ground's own default would have reported it.
+  const quiet = new carom.World();
+  quiet.createBody({ type: 'static' })
+    .addBox({ halfExtents: [5, 0.5], center: [0, -0.5], contactEvents: false });
+  const silent = quiet.createBody({ position: [0, 2] })
+    .addCircle({ radius: 0.5, contactEvents: false });
+  const heard = quiet.createBody({ position: [3, 2] }).addCircle({ radius: 0.5 });
+  const begun = [];
+  for (let i = 0; i < 60; ++i) {
+    quiet.step();
+    for (const event of quiet.events()) {
+      begun.push(event.bodyA === heard.id || event.bodyB === heard.id ? 'heard' : 'silent');
+    }
+  }
+  assert.ok(begun.includes('heard'));
+  assert.ok(!begun.includes('silent'));
+  assert.ok(Math.abs(quiet.bodies()[silent.id].y - 0.5) < 0.01);
+  quiet.destroy();
   const resting = w.bodies()[ball.id];
   assert.ok(Math.abs(resting.y - 0.5) < 0.01);
   w.dragStart(ball.id, resting.x, resting.y);

@@ -471,26 +471,6 @@ void carom_contact_solver_warm_start(carom_world* world, bool first) {
                                first);
 }
 
-void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
-                                bool use_bias) {
-    carom_solver* solver = &world->solver;
-    carom_contact_kernel_lanes1.solve(solver->overflow, solver->overflow_colds,
-                                      solver->overflow_count, solver->states,
-                                      solver->delta_positions, settings, use_bias, false);
-    /* colour by colour (solver.c's color_groups), so that each call's groups share no body */
-    int lanes = solver->kernel->lanes;
-    for (int c = 0; c < CAROM_GRAPH_COLORS; ++c) {
-        int first = solver->color_groups[c];
-        int count = solver->color_groups[c + 1] - first;
-        if (count > 0) {
-            solver->kernel->solve(
-                (unsigned char*)solver->groups + carom_contact_group_size(lanes) * (size_t)first,
-                solver->colds + carom_contact_cold_size(lanes) / sizeof(double) * (size_t)first,
-                count, solver->states, solver->delta_positions, settings, use_bias, true);
-        }
-    }
-}
-
 void carom_contact_solver_restitution(carom_world* world) {
     carom_solver* solver = &world->solver;
     double threshold = world->def.restitution_threshold;

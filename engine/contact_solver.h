@@ -319,8 +319,6 @@ void carom_contact_solver_fill(carom_world* world, int begin, int end);
 void carom_contact_solver_clear(carom_world* world);
 /* The warm start; `first`: the step's first, which finishes the preparation. */
 void carom_contact_solver_warm_start(carom_world* world, bool first);
-void carom_contact_solver_solve(carom_world* world, const carom_solve_settings* settings,
-                                bool use_bias);
 void carom_contact_solver_restitution(carom_world* world);
 /* Copy the accumulated impulses of groups [begin, end) back into their contacts, for the next
  * step's warm start: the overflow's groups first (0 to overflow_count - 1), then the coloured

@@ -427,24 +427,18 @@ static void run_color_range(int begin, int end, int worker, void* context) {
     }
 }
 
-/* One contact pass: with one worker the contact solver's own call, else the overflow and then
- * each colour spread over the workers. */
+/* One contact pass: the overflow, then each colour spread over the workers. With one worker
+ * the warm start and restitution are the contact solver's own call over every group at once;
+ * the solve and relax passes always go colour by colour, since a kernel may solve two groups
+ * of one colour at once (one_color) but never two of different colours. */
 static void contact_pass(carom_world* world, enum contact_pass pass,
                          const carom_solve_settings* settings) {
     carom_solver* solver = &world->solver;
-    if (world->tasks.worker_count <= 1) {
-        switch (pass) {
-        case PASS_FIRST_WARM_START:
-        case PASS_WARM_START:
-            carom_contact_solver_warm_start(world, pass == PASS_FIRST_WARM_START);
-            break;
-        case PASS_SOLVE:
-        case PASS_RELAX:
-            carom_contact_solver_solve(world, settings, pass == PASS_SOLVE);
-            break;
-        case PASS_RESTITUTION:
+    if (world->tasks.worker_count <= 1 && pass != PASS_SOLVE && pass != PASS_RELAX) {
+        if (pass == PASS_RESTITUTION) {
             carom_contact_solver_restitution(world);
-            break;
+        } else {
+            carom_contact_solver_warm_start(world, pass == PASS_FIRST_WARM_START);
         }
         return;
     }

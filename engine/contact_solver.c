@@ -377,10 +377,8 @@ static void allocate_groups(carom_solver* solver, int lanes, int group_count, in
     size_t overflow_bytes = carom_contact_group_size(1) * (size_t)overflow_count;
     size_t cold_bytes = carom_contact_cold_size(lanes) * (size_t)group_count;
     size_t overflow_cold_bytes = carom_contact_cold_size(1) * (size_t)overflow_count;
-    arrsetlen(solver->group_memory,
-              group_bytes + overflow_bytes + cold_bytes + overflow_cold_bytes + 64);
-    uintptr_t base = (uintptr_t)solver->group_memory;
-    unsigned char* aligned = solver->group_memory + ((64 - (base & 63)) & 63);
+    unsigned char* aligned = carom_line_aligned(
+        &solver->group_memory, group_bytes + overflow_bytes + cold_bytes + overflow_cold_bytes);
     solver->groups = aligned;
     solver->group_count = group_count;
     solver->overflow = aligned + group_bytes;

@@ -45,4 +45,15 @@
         (b) = swapped;                                                                             \
     } while (0)
 
+/* Room for `bytes` in the stb_ds byte array *memory, from its first 64-byte boundary (a cache
+ * line), which is returned. stb_ds aligns only as the allocator does (16 bytes with glibc's
+ * malloc), so an array of 32-byte records, such as the solver's body states, would otherwise
+ * have every other record across two lines. What the array held stays at the address returned
+ * until a call asks for more room than the array has (stb_ds then moves it). */
+static inline void* carom_line_aligned(unsigned char** memory, size_t bytes) {
+    arrsetlen(*memory, bytes + 63);
+    uintptr_t base = (uintptr_t)*memory;
+    return *memory + ((64 - (base & 63)) & 63);
+}
+
 #endif

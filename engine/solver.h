@@ -109,7 +109,8 @@ enum carom_lane_refresh {
 };
 
 struct carom_solver {
-    carom_body_state* states;   /* stb_ds array, reused; one rest state at the end */
+    carom_body_state* states;   /* in state_memory, reused; one rest state at the end */
+    unsigned char* state_memory; /* stb_ds byte array: the states from a cache line's start */
     /* per state, the rest state's included: the center's motion this step (m), and the turn */
     carom_vec2* delta_positions;
     carom_body_turn* turns;

@@ -173,6 +173,7 @@ struct carom_solver {
     int* collect_states;          /* per touching contact: its bodies' two states */
     int* collect_offsets;         /* per block of the collection: its first constraint */
     int* layout_places;           /* per block and key of the layout: counts, then first places */
+    uint64_t region_scale;        /* the layout's regions of the states (contact_solver.c) */
 
     /* the parallel passes (solver.c) */
     int color_groups[CAROM_GRAPH_COLORS + 1]; /* each colour's first group, and the end */

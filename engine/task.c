@@ -53,9 +53,13 @@
  * returns at once on an otherwise idle core, so 1,024 of them are about a millisecond. */
 #define SPIN_ITERATIONS 4096
 #define YIELD_ITERATIONS 1024
-/* Blocks per worker a task is cut into: more evens out uneven items and late helpers, fewer
- * costs fewer atomic operations. */
-#define BLOCKS_PER_WORKER 4
+/* Blocks per worker a task is cut into: more evens out uneven items, late helpers and CPUs of
+ * unequal speed, fewer costs fewer atomic operations. A worker done with its run waits for the
+ * other's block in hand: with 4 a worker, the stepping thread of the large pyramid's two-worker
+ * step waited for the helper's last block in 23 % of its samples (perf, 2026-11-27, the CPUs
+ * a third apart in speed). 8 took 3 to 6 % off the two-worker steps of the rain, the large
+ * pyramid and many_pyramids (medians of 6 alternating runs); 16 gained nothing more. */
+#define BLOCKS_PER_WORKER 8
 
 /* A worker's run of a task's blocks, [front, back), packed in one word (front in the low 16
  * bits; a task has at most BLOCKS_PER_WORKER * CAROM_MAX_WORKERS blocks) so that its owner

@@ -366,10 +366,11 @@ static int lay_out_constraints(carom_world* world, int lanes) {
  * width, and of nothing else: not of which contacts the constraints are, nor of any step
  * before. So when the moving states, the point counts and the width are the same, as in a pile
  * at rest step after step, the colouring and the layout are not made again, and the bits are
- * the same as if they were. (The colours, and so the bits, follow from the moving states alone; the point counts
- * and the regions only order each colour's constraints, for the kernels and the workers'
- * caches, which reaches no bit: so a layout kept while only the count of moving states changed,
- * a body without contacts waking or falling asleep, keeps the last step's regions.) */
+ * the same as if they were. (The colours, and so the bits, follow from the moving states
+ * alone; the point counts and the regions only order each colour's constraints, for the
+ * kernels and the workers' caches, which reaches no bit: so a layout kept while only the count
+ * of moving states changed, a body without contacts waking or falling asleep, keeps the last
+ * step's regions.) */
 static bool layout_unchanged(const carom_solver* solver, int lanes) {
     size_t count = (size_t)arrlen(solver->moving_a);
     if (solver->layout_lanes != lanes || (size_t)arrlen(solver->previous_moving_a) != count) {

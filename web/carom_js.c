@@ -948,8 +948,9 @@ static carom_body_id body_of(web_world* w, int id) {
 }
 
 /* A shape's material. def: density, friction, restitution, sensor, category, mask (-1: every
- * bit), group, hit events, hit speed threshold, contact events: 10 doubles. The filter's numbers are checked here
- * (JavaScript numbers are doubles: bits 0 to 52, as in scene files); the rest by the engine. */
+ * bit), group, hit events, hit speed threshold, contact events: 10 doubles. The filter's
+ * numbers are checked here (JavaScript numbers are doubles: bits 0 to 52, as in scene files);
+ * the rest by the engine. */
 static bool material_ok(const double* d) {
     return whole_number(d[4], 0, 9007199254740991.0, "category") &&
            (d[5] == -1 || whole_number(d[5], 0, 9007199254740991.0, "mask")) &&

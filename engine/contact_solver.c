@@ -262,17 +262,25 @@ static uint64_t region_scale(int moving_count) {
     return ((uint64_t)LAYOUT_REGIONS << 32) / (uint64_t)(moving_count > 0 ? moving_count : 1);
 }
 
-static int layout_key(const carom_solver* solver, int constraint) {
-    int color = solver->constraint_colors[constraint];
-    if (color == CAROM_OVERFLOW_COLOR) {
-        return OVERFLOW_KEY;
+/* A constraint's region: 0 with one worker (region_scale 0), without reading its states. */
+static int layout_region(const carom_solver* solver, int constraint) {
+    if (solver->region_scale == 0) {
+        return 0;
     }
     /* a kept constraint moves at least one state (mark_constraints); -1 is the other's none */
     uint32_t a = (uint32_t)solver->moving_a[constraint];
     uint32_t b = (uint32_t)solver->moving_b[constraint];
     uint32_t state = a < b ? a : b;
-    int region = (int)((state * solver->region_scale) >> 32);
-    return 2 * (color * LAYOUT_REGIONS + region) + (solver->constraint_points[constraint] == 2);
+    return (int)((state * solver->region_scale) >> 32);
+}
+
+static int layout_key(const carom_solver* solver, int constraint) {
+    int color = solver->constraint_colors[constraint];
+    if (color == CAROM_OVERFLOW_COLOR) {
+        return OVERFLOW_KEY;
+    }
+    return 2 * (color * LAYOUT_REGIONS + layout_region(solver, constraint)) +
+           (solver->constraint_points[constraint] == 2);
 }
 
 static void count_keys(int begin, int end, int worker, void* context) {

@@ -32,6 +32,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Bodies or constraints per range handed to a worker in the cheap per-item loops. */
@@ -292,6 +293,44 @@ static void settle_touching(carom_world* world) {
 /* A state's proxy_rests for a body of several shapes, whose rests are in shape_rests. */
 #define SEVERAL_SHAPES 0x80
 
+/* How many states ahead finalize_bodies fetches the lines it will write: a body's (352 bytes,
+ * every line of it written or read) and its first shape's first two lines and proxy. The states
+ * are in awake order, so in a large world each body and shape is a miss from beyond the core's
+ * caches, and fetched one at a time in the loop the misses do not overlap. The bodies are
+ * fetched twice as far ahead, so that a body's first shape is at hand when its shape is fetched.
+ * On 2026-11-27, medians of 6 to 10 alternating runs: a step of many_pyramids (22,000 bodies)
+ * 21.56 -> 21.01 ms on one CPU and 9.71 -> 9.20 at two workers, the 16,000-ball rain 16.25 ->
+ * 16.13 and 7.91 -> 7.81, the large pyramid level (3.64, 3.63); perf put the loop (with the
+ * shapes' boxes) at 8.7 % of many_pyramids' samples before, 6.5 % after. */
+#define FINALIZE_AHEAD 8
+
+/* Fetch, to be written, every cache line of the bytes [record, record + size). Forced inline,
+ * as is its caller: gcc 12 takes a function of nothing but prefetches for one without effects
+ * and drops its calls (these, in plain static functions, left no prefetch in the binary). */
+static CAROM_FORCE_INLINE void prefetch_for_write(const void* record, size_t size) {
+    const char* bytes = record;
+    for (size_t offset = 0; offset < size; offset += 64) {
+        __builtin_prefetch(bytes + offset, 1);
+    }
+    __builtin_prefetch(bytes + size - 1, 1); /* the struct need not start on a line */
+}
+
+static CAROM_FORCE_INLINE void prefetch_finalize(const carom_world* world, int state, int end) {
+    const carom_solver* solver = &world->solver;
+    if (state + 2 * FINALIZE_AHEAD < end) {
+        int far = solver->state_bodies[state + 2 * FINALIZE_AHEAD];
+        prefetch_for_write(&world->bodies[far], sizeof(carom_body));
+    }
+    if (state + FINALIZE_AHEAD < end) {
+        int shape = world->bodies[solver->state_bodies[state + FINALIZE_AHEAD]].first_shape;
+        if (shape < 0) {
+            return; /* a body without shapes */
+        }
+        prefetch_for_write(&world->shapes[shape], offsetof(carom_shape, circle));
+        __builtin_prefetch(&world->broad_phase.proxies[shape].fat_aabb);
+    }
+}
+
 /* Write the states back to the bodies, within the speed limits (restitution and the relax pass
  * come after the last substep moved them), advance their rest timers, derive their origins, and
  * refresh their shapes' bounding boxes, and give the proxies of those that left theirs new fat
@@ -303,6 +342,7 @@ static void finalize_bodies(int begin, int end, int worker, void* context) {
     carom_solver* solver = &world->solver;
     double dt = solver->dt;
     for (int i = begin; i < end; ++i) {
+        prefetch_finalize(world, i, end);
         carom_body_state* state = &solver->states[i];
         carom_limit_speeds(&state->linear_velocity, &state->angular_velocity);
         carom_body* body = &world->bodies[solver->state_bodies[i]];

@@ -19,6 +19,7 @@
 #include "lanes.h"
 #include "solver.h"
 #include "narrow_phase.h"
+#include <stddef.h>
 #include <stdlib.h>
 
 #define LANES CAROM_LANES
@@ -1276,7 +1277,12 @@ static void prepare_one(void* group, double* cold, int lane, const carom_contact
 }
 
 /* Constraints ahead of the one being filled whose scattered reads (the bodies' states and
- * masses) are fetched into the cache early. Only a hint: no result depends on it. */
+ * masses, and the contact up to its points) are fetched into the cache early. Only a hint: no
+ * result depends on it. The contact's lines (its 264 bytes the fill reads) were the fill's
+ * largest stall on the 16,000-ball rain, whose contacts lie all over their array: fetched
+ * ahead, the fill's share of the rain's samples fell from 10.1 % to 8.2 %, and a step took
+ * 17.98 -> 17.57 ms on one CPU (medians of 8 alternating runs, 2026-11-27; two workers and
+ * the pyramids, whose fills mostly refresh separations without the contact, level). */
 #define CONTACTS_AHEAD 8
 
 /* The lines of a coloured group and of its cold group (its lane writer's), fetched into the
@@ -1335,6 +1341,13 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
             int ahead_b = solver->state_b[i + CONTACTS_AHEAD];
             __builtin_prefetch(&solver->states[ahead_a]);
             __builtin_prefetch(&solver->states[ahead_b]);
+            const char* contact =
+                (const char*)&contacts[solver->constraint_contacts[i + CONTACTS_AHEAD]];
+            for (size_t offset = 0; offset < offsetof(carom_contact, manifold_cached);
+                 offset += 64) {
+                __builtin_prefetch(contact + offset);
+            }
+            __builtin_prefetch(contact + offsetof(carom_contact, manifold_cached) - 1);
             if (!refresh) { /* a refresh reads no mass */
                 __builtin_prefetch(&solver->masses[ahead_a]);
                 __builtin_prefetch(&solver->masses[ahead_b]);

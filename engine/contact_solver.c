@@ -537,11 +537,16 @@ carom_constraint_point_result carom_contact_solver_point(const carom_world* worl
 
 /* The impulses of one group's lanes into their contacts: the lanes are read in order, the
  * contacts written wherever they are. */
+/* Whether a lane of a coloured group holds a constraint: a padding lane has no flag. */
+static bool lane_in_use(int32_t flags) {
+    return (flags & (CAROM_CF_WRITE_A | CAROM_CF_WRITE_B)) != 0;
+}
+
 static void store_group(carom_world* world, void* group, int lanes, const int* contacts) {
     const int32_t* ints = carom_contact_ints(group, lanes);
     for (int lane = 0; lane < lanes; ++lane) {
         int32_t flags = ints[CAROM_CI_FLAGS * lanes + lane];
-        if (!(flags & (CAROM_CF_WRITE_A | CAROM_CF_WRITE_B))) {
+        if (!lane_in_use(flags)) {
             continue; /* a padding lane */
         }
         carom_contact* contact = &world->contacts[contacts[lane]];
@@ -565,15 +570,15 @@ static void store_group(carom_world* world, void* group, int lanes, const int* c
 #define STORE_AHEAD 2
 
 /* Fetch the contacts of the coloured group at slot, its padding lanes left out (their ids are
- * stale). Forced inline: gcc 12 takes a function of nothing but loads and prefetches for one
- * without effects and drops its calls (solver.c's prefetch_finalize). */
+ * stale). Forced inline: a function of nothing but loads and prefetches is dropped otherwise
+ * (core.h's carom_prefetch_lines). */
 static CAROM_FORCE_INLINE void prefetch_stored_contacts(const carom_world* world, int slot) {
     const carom_solver* solver = &world->solver;
     int lanes = solver->kernel->lanes;
     const int* contacts = solver->lane_contacts + carom_lane_contact(solver, slot);
     const int32_t* ints = carom_contact_ints(slot_lane(solver, slot).group, lanes);
     for (int lane = 0; lane < lanes; ++lane) {
-        if (ints[CAROM_CI_FLAGS * lanes + lane] & (CAROM_CF_WRITE_A | CAROM_CF_WRITE_B)) {
+        if (lane_in_use(ints[CAROM_CI_FLAGS * lanes + lane])) {
             __builtin_prefetch(&world->contacts[contacts[lane]].impulses, 1);
         }
     }

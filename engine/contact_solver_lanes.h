@@ -1341,13 +1341,8 @@ static void fill_constraints(carom_solver* solver, const carom_contact* contacts
             int ahead_b = solver->state_b[i + CONTACTS_AHEAD];
             __builtin_prefetch(&solver->states[ahead_a]);
             __builtin_prefetch(&solver->states[ahead_b]);
-            const char* contact =
-                (const char*)&contacts[solver->constraint_contacts[i + CONTACTS_AHEAD]];
-            for (size_t offset = 0; offset < offsetof(carom_contact, manifold_cached);
-                 offset += 64) {
-                __builtin_prefetch(contact + offset);
-            }
-            __builtin_prefetch(contact + offsetof(carom_contact, manifold_cached) - 1);
+            carom_prefetch_lines(&contacts[solver->constraint_contacts[i + CONTACTS_AHEAD]],
+                                 offsetof(carom_contact, manifold_cached));
             if (!refresh) { /* a refresh reads no mass */
                 __builtin_prefetch(&solver->masses[ahead_a]);
                 __builtin_prefetch(&solver->masses[ahead_b]);

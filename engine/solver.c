@@ -304,29 +304,19 @@ static void settle_touching(carom_world* world) {
  * shapes' boxes) at 8.7 % of many_pyramids' samples before, 6.5 % after. */
 #define FINALIZE_AHEAD 8
 
-/* Fetch, to be written, every cache line of the bytes [record, record + size). Forced inline,
- * as is its caller: gcc 12 takes a function of nothing but prefetches for one without effects
- * and drops its calls (these, in plain static functions, left no prefetch in the binary). */
-static CAROM_FORCE_INLINE void prefetch_for_write(const void* record, size_t size) {
-    const char* bytes = record;
-    for (size_t offset = 0; offset < size; offset += 64) {
-        __builtin_prefetch(bytes + offset, 1);
-    }
-    __builtin_prefetch(bytes + size - 1, 1); /* the struct need not start on a line */
-}
-
+/* Forced inline: a function of nothing but prefetches is dropped otherwise (core.h). */
 static CAROM_FORCE_INLINE void prefetch_finalize(const carom_world* world, int state, int end) {
     const carom_solver* solver = &world->solver;
     if (state + 2 * FINALIZE_AHEAD < end) {
         int far = solver->state_bodies[state + 2 * FINALIZE_AHEAD];
-        prefetch_for_write(&world->bodies[far], sizeof(carom_body));
+        carom_prefetch_lines_for_write(&world->bodies[far], sizeof(carom_body));
     }
     if (state + FINALIZE_AHEAD < end) {
         int shape = world->bodies[solver->state_bodies[state + FINALIZE_AHEAD]].first_shape;
         if (shape < 0) {
             return; /* a body without shapes */
         }
-        prefetch_for_write(&world->shapes[shape], offsetof(carom_shape, circle));
+        carom_prefetch_lines_for_write(&world->shapes[shape], offsetof(carom_shape, circle));
         __builtin_prefetch(&world->broad_phase.proxies[shape].fat_aabb);
     }
 }
